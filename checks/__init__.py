@@ -1,0 +1,57 @@
+"""The claim registry, the runner, verdicts, reports and the command line.
+
+Python API (everything the CLI does)::
+
+    import recmem.checks as rc
+    rc.list_claims(paper="O")            # registered claims
+    report = rc.verify(["O.det"], backends=["mpmath@256", "numpy"], seed=0)
+    report.claims[0].verdict             # Verdict.VERIFIED
+    report.write_json("report.json")
+    rc.fuzz("O.timestamp", examples=500) # Evidence of a counterexample search
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from recmem.checks.claim import Claim, Context, Param, Provenance
+from recmem.checks.registry import all_claims, get
+from recmem.checks.runner import UsageError, verify
+from recmem.checks.verdict import Evidence, Outcome, Verdict
+
+if TYPE_CHECKING:
+    pass
+
+
+def list_claims(paper: str | None = None) -> list[Claim]:
+    """Registered claims, optionally of one paper (``"O"`` or ``"W"``)."""
+    return [c for c in all_claims().values() if paper is None or c.paper == paper]
+
+
+def fuzz(claim_id: str, *, examples: int = 500, seed: int = 0,
+         params: dict[str, str] | None = None) -> Evidence:
+    """Search a claim's domain for a certified, shrunk counterexample (``recmem fuzz``)."""
+    from recmem.checks.runner import resolve_params
+    from recmem.checks.search import search
+
+    claim = get(claim_id)
+    if claim.strategy is None or claim.holds is None:
+        raise UsageError(f"{claim_id} has no fuzzable domain (it is a study or an experiment)")
+    values = resolve_params([claim], params or {})[claim.id]
+    return search(claim, Context(values, seed=seed), max_examples=examples)
+
+
+__all__ = [
+    "Claim",
+    "Context",
+    "Evidence",
+    "Outcome",
+    "Param",
+    "Provenance",
+    "UsageError",
+    "Verdict",
+    "fuzz",
+    "get",
+    "list_claims",
+    "verify",
+]

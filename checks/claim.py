@@ -1,0 +1,160 @@
+"""Claims: a statement from a paper, its provenance, and the checks that judge it.
+
+Adding a claim means adding one module under ``checks/claims/<paper>/`` that defines ``CLAIMS``;
+the registry finds it and the runner needs no change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from recmem.checks.verdict import Evidence
+from recmem.numerics.backend import AbstractBackend
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper and the version whose text the claims rest on."""
+
+    key: str
+    authors: str
+    title: str
+    version: str
+    text_file: str
+
+
+PAPERS: dict[str, Paper] = {
+    "O": Paper("O", "A. Orvieto, S. De, C. Gulcehre, R. Pascanu, S. L. Smith",
+               "On the Universality of Linear Recurrences Followed by Nonlinear Projections",
+               "arXiv 2307.11888 v1 (workshop version)", "shared/papers/002_bf4ada9b96c0e831.txt"),
+    "W": Paper("W", "S. Wang, Z. Li, Q. Li",
+               "Inverse Approximation Theory for Nonlinear Recurrent Neural Networks",
+               "ICLR 2024 camera-ready (arXiv 2305.19190)", "shared/papers/004_723bb9eb1c5f5acd.txt"),
+}
+
+CONVENTIONS: tuple[str, ...] = (
+    "time index is 1-based: x_0 = 0, x_k = Λ x_{k-1} + B u_k",
+    "Vandermonde orientation as in O eq. 4: rows are nodes λ_i, columns λ^{k-1} … λ, 1",
+    "condition numbers are κ₂ (ratio of extreme singular values) unless stated",
+    "inputs are exact (dyadic or Gaussian rationals) and converted inside each backend",
+    "precision is counted in bits; u = 2^-p is the unit roundoff",
+)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a statement comes from: the location in the paper and the page text it rests on."""
+
+    paper: str
+    location: str
+    quote: str
+
+    def to_dict(self) -> dict[str, str]:
+        p = PAPERS[self.paper]
+        return {"paper": f"{p.authors}, {p.title}", "version": p.version,
+                "location": self.location, "quote": self.quote, "text": p.text_file}
+
+    def short(self) -> str:
+        return f"{self.paper} {self.location}"
+
+
+def parse_fraction(text: str) -> Fraction:
+    """An exact rational from '0.9', '9/10' or '1'."""
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise ValueError(f"not a rational number: {text!r}") from exc
+
+
+@dataclass(frozen=True)
+class Param:
+    """A claim parameter with a default that ``--param NAME=VALUE`` overrides."""
+
+    name: str
+    default: Any
+    help: str
+    parse: Callable[[str], Any] = int
+    choices: tuple[Any, ...] | None = None
+    check: Callable[[Any], str | None] | None = None  # returns an error message or None
+
+    def convert(self, text: str) -> Any:
+        try:
+            value = self.parse(text)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"parameter {self.name}: {exc}") from exc
+        self.validate(value)
+        return value
+
+    def validate(self, value: Any) -> None:
+        if self.choices is not None and value not in self.choices:
+            raise ValueError(f"parameter {self.name} must be one of "
+                             f"{', '.join(map(str, self.choices))}, got {value!r}")
+        if self.check is not None and (msg := self.check(value)):
+            raise ValueError(f"parameter {self.name}: {msg}")
+
+
+def at_least(lo: int) -> Callable[[Any], str | None]:
+    """A parameter check: integer ≥ lo."""
+    return lambda v: None if v >= lo else f"must be ≥ {lo}, got {v}"
+
+
+def in_unit_interval(v: Fraction) -> str | None:
+    """A parameter check: 0 ≤ v ≤ 1."""
+    return None if 0 <= v <= 1 else f"must lie in [0, 1], got {v}"
+
+
+@dataclass
+class Context:
+    """What a check gets: the claim's parameters, the seed, the working precision and budgets."""
+
+    params: Mapping[str, Any]
+    seed: int = 0
+    precision_bits: int = 256
+    search_examples: int = 60
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.params[name]
+
+
+SymbolicSide = Callable[[Context], list[Evidence]]
+NumericSide = Callable[[AbstractBackend, Context], list[Evidence]]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A statement as printed, with its provenance and checks.
+
+    ``symbolic`` returns symbolic evidence; ``numeric`` is run once per selected arithmetic;
+    ``strategy`` builds a Hypothesis strategy over the claim's stated domain and ``holds`` judges
+    one drawn instance exactly or with certified arithmetic (used by the counterexample search,
+    ``recmem fuzz`` and the property-based tests).
+    """
+
+    id: str
+    title: str
+    statement: str
+    provenance: Provenance
+    tolerance: str
+    uses: tuple[str, ...] = ()
+    params: tuple[Param, ...] = ()
+    symbolic: SymbolicSide | None = None
+    numeric: NumericSide | None = None
+    strategy: Callable[[Context], Any] | None = None
+    holds: Callable[[Any, Context], Any] | None = None
+    corrects: str | None = None
+    reading: str | None = None
+    notes: str = ""
+
+    @property
+    def paper(self) -> str:
+        return self.provenance.paper
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}

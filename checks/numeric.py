@@ -1,0 +1,118 @@
+"""Shared numeric checks: an identity's residual in one backend, judged by the tolerance policy.
+
+Point arithmetics are judged by the condition-scaled policy; mpmath residuals that exceed it are
+recomputed at doubled precision, and a residual that stays put is a certified refutation (ground
+rule 2). Ball arithmetic is judged by enclosure: the ball of lhs − rhs must contain 0 and be narrow.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import mpmath
+
+from recmem.checks import tolerance as tol
+from recmem.checks.verdict import Evidence, Outcome
+from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
+from recmem.numerics.conditioning import KappaBracket
+
+# Ball checks may double their precision up to this factor of the requested precision.
+ESCALATION = 4
+
+REF_CTX = mpmath.MPContext()
+REF_CTX.prec = 64  # residual arithmetic: the residuals themselves need few correct bits
+
+
+def fro(m: mpmath.matrix) -> mpmath.mpf:
+    """Frobenius norm of an mpmath matrix."""
+    return REF_CTX.sqrt(REF_CTX.fsum(abs(m[i, j]) ** 2 for i in range(m.rows)
+                                     for j in range(m.cols)))
+
+
+def relative_residual(backend: AbstractBackend, lhs: Any, rhs: Any) -> mpmath.mpf:
+    """‖lhs − rhs‖_F / max(‖rhs‖_F, tiny), evaluated from the backend's values."""
+    ctx = mpmath.MPContext()
+    ctx.prec = max(backend.precision_bits + 16, 64)
+    a, b = backend.to_mp(lhs, ctx), backend.to_mp(rhs, ctx)
+    diff = ctx.matrix(a.rows, a.cols)
+    for i in range(a.rows):
+        for j in range(a.cols):
+            diff[i, j] = a[i, j] - b[i, j]
+    den = fro(b)
+    return fro(diff) / (den if den > 0 else mpmath.mpf(1))
+
+
+def _ball_residual(backend: AbstractBackend, lhs: Any, rhs: Any) -> tuple[bool, mpmath.mpf,
+                                                                           mpmath.mpf]:
+    """(ball of lhs − rhs contains 0, max radius, scale ‖rhs‖) for a flint backend."""
+    import flint
+
+    with flint.ctx.workprec(backend.precision_bits):
+        d = lhs - rhs
+        contains = d.contains(flint.acb_mat(d.nrows(), d.ncols()))
+    scale = fro(backend.to_mp(rhs, REF_CTX))
+    return bool(contains), backend.radius(d), scale
+
+
+def identity_check(check: str, backend: AbstractBackend,
+                   compute: Callable[[AbstractBackend], tuple[Any, Any]], *,
+                   kappa: KappaBracket | mpmath.mpf, n: int, c: float = 4.0,
+                   escalate: bool = True, instances: int = 1) -> Evidence:
+    """Evaluate lhs and rhs of an identity in ``backend`` and judge the relative residual."""
+    t0 = time.perf_counter()
+    k_val = kappa.value if isinstance(kappa, KappaBracket) else mpmath.mpf(kappa)
+    k_txt = str(kappa) if isinstance(kappa, KappaBracket) else tol.fmt(kappa) or "?"
+    with backend.activate():
+        lhs, rhs = compute(backend)
+    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.PASS,
+                    precision_bits=backend.precision_bits, instances=instances,
+                    condition_number=k_txt)
+    if backend.encloses:
+        # Narrowness is demanded relative to the *requested* precision; when a ball is too wide,
+        # recompute at doubled precision up to ESCALATION× the request (flint's good() idiom).
+        max_width = tol.RESOLVE_LIMIT * mpmath.mpf(2) ** (-(backend.precision_bits // 4))
+        b = backend
+        while True:
+            contains, radius, scale = _ball_residual(b, lhs, rhs)
+            rel_rad = radius / (scale if scale > 0 else 1)
+            j = tol.enclosure(contains, rel_rad, max_width, b.precision_bits)
+            if (j.outcome is not Outcome.INCONCLUSIVE
+                    or 2 * b.precision_bits > ESCALATION * backend.precision_bits):
+                break
+            b = make_backend(BackendSpec("flint", bits=2 * b.precision_bits))
+            with b.activate():
+                lhs, rhs = compute(b)
+        return replace(base, outcome=j.outcome, residual=tol.fmt(rel_rad), tolerance=j.tolerance,
+                       precision_bits=b.precision_bits, tolerance_source=j.source,
+                       enclosure=f"lhs − rhs ∋ 0: {contains}, relative radius {tol.fmt(rel_rad)}"
+                                 f" at {b.precision_bits} bits",
+                       needed_bits=j.needed_bits,
+                       certified_by=("ball arithmetic: the enclosure of lhs − rhs excludes 0"
+                                     if not contains else None),
+                       seconds=time.perf_counter() - t0)
+    res = relative_residual(backend, lhs, rhs)
+    j = tol.condition_scaled(res, c=c, n=n, kappa=k_val, unit_roundoff=backend.unit_roundoff,
+                             kappa_text=k_txt)
+    ev = replace(base, outcome=j.outcome, residual=tol.fmt(res), tolerance=j.tolerance,
+                 tolerance_source=j.source, needed_bits=j.needed_bits,
+                 seconds=time.perf_counter() - t0)
+    if j.outcome is Outcome.FAIL and escalate and backend.spec.kind == "mpmath":
+        hi = make_backend(BackendSpec("mpmath", bits=2 * backend.precision_bits))
+        with hi.activate():
+            res2 = relative_residual(hi, *compute(hi))
+        # An exact identity's residual falls like 2^-p; one that stays put is a real discrepancy.
+        if res2 > res * mpmath.mpf(2) ** (-backend.precision_bits // 2):
+            ev = replace(ev, outcome=Outcome.REFUTE, certified_by=(
+                f"residual stays put as precision rises: {tol.fmt(res)} at "
+                f"{backend.precision_bits} bits, {tol.fmt(res2)} at {hi.precision_bits} bits"))
+        ev.seconds = time.perf_counter() - t0
+    return ev
+
+
+def skipped(check: str, backend: str, reason: str) -> Evidence:
+    """A check that could not run here."""
+    return Evidence(check=check, kind="numeric", backend=backend, outcome=Outcome.SKIPPED,
+                    message=reason)

@@ -1,0 +1,156 @@
+"""Reports: per-claim verdicts with evidence and provenance, as JSON, Markdown and a terminal table."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from recmem.checks.claim import CONVENTIONS, Claim
+from recmem.checks.verdict import Evidence, Verdict
+
+SCHEMA = "recmem.report/1"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    return str(value)
+
+
+@dataclass
+class ClaimResult:
+    """One claim's verdict with everything that backs it."""
+
+    id: str
+    title: str
+    statement: str
+    verdict: Verdict
+    source: dict[str, str]
+    evidence: list[Evidence]
+    params: dict[str, Any]
+    counterexample: dict[str, Any] | None
+    seconds: float
+    uses: tuple[str, ...] = ()
+    corrects: str | None = None
+    reading: str | None = None
+    tolerance: str = ""
+
+    @classmethod
+    def from_claim(cls, claim: Claim, verdict: Verdict, evidence: list[Evidence],
+                   params: Any, counterexample: dict[str, Any] | None,
+                   seconds: float) -> ClaimResult:
+        return cls(claim.id, claim.title, claim.statement, verdict, claim.provenance.to_dict(),
+                   evidence, dict(params), counterexample, seconds, claim.uses, claim.corrects,
+                   claim.reading, claim.tolerance)
+
+    def arithmetics(self) -> list[str]:
+        """The arithmetics whose checks resolved something (passed or refuted)."""
+        seen = []
+        for e in self.evidence:
+            if e.outcome.value in ("pass", "refute") and e.backend not in seen:
+                seen.append(e.backend)
+        return seen
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id, "title": self.title, "statement": self.statement,
+            "verdict": str(self.verdict), "meaning": self.verdict.meaning, "source": self.source,
+            "params": _jsonable(self.params), "uses": list(self.uses),
+            "tolerance_policy": self.tolerance,
+            "evidence": [_jsonable(e.to_dict()) for e in self.evidence],
+            "seconds": round(self.seconds, 4),
+        }
+        if self.counterexample is not None:
+            d["counterexample"] = _jsonable(self.counterexample)
+        if self.corrects:
+            d["corrects"] = self.corrects
+        if self.reading:
+            d["reading"] = self.reading
+        return d
+
+
+@dataclass
+class Report:
+    """A verification run."""
+
+    meta: dict[str, Any]
+    claims: list[ClaimResult] = field(default_factory=list)
+    complete: bool = False
+
+    @classmethod
+    def start(cls, **meta: Any) -> Report:
+        from importlib.metadata import version
+
+        return cls(meta={
+            "schema": SCHEMA, "recmem": version("recmem"),
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": platform.python_version(),
+            "platform": platform.platform(), "conventions": list(CONVENTIONS), **meta})
+
+    def finish(self) -> None:
+        self.complete = True
+        self.meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+    @property
+    def ok(self) -> bool:
+        return all(c.verdict.ok for c in self.claims)
+
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(str(c.verdict) for c in self.claims))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.meta, "complete": self.complete, "summary": self.counts(),
+                "claims": [c.to_dict() for c in self.claims]}
+
+    def write_json(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically, so an interrupted run leaves the last complete file behind."""
+        write_atomic(Path(path), json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n")
+
+    def to_markdown(self) -> str:
+        lines = ["# recmem verification report", "",
+                 f"recmem {self.meta['recmem']}, started {self.meta['started']}, "
+                 f"seed {self.meta['seed']}, backends {', '.join(self.meta['backends'])}", "",
+                 "Conventions: " + "; ".join(self.meta["conventions"]) + ".", "",
+                 "| claim | verdict | source | arithmetics | time (s) |", "|---|---|---|---|---|"]
+        for c in self.claims:
+            lines.append(f"| `{c.id}` | {c.verdict} | {c.source['location']} | "
+                         f"{', '.join(c.arithmetics())} | {c.seconds:.2f} |")
+        lines += ["", "Summary: " + ", ".join(f"{v} {k}" for k, v in self.counts().items()), ""]
+        for c in self.claims:
+            lines += [f"## `{c.id}`: {c.title}", "", f"**{c.verdict}**: {c.verdict.meaning}.", "",
+                      f"> {c.statement}", "", f"Source: {c.source['version']}, {c.source['location']}.",
+                      ""]
+            if c.counterexample:
+                lines += ["Counterexample: `" + json.dumps(_jsonable(c.counterexample),
+                                                          ensure_ascii=False) + "`", ""]
+            lines += ["| check | backend | bits | outcome | residual | tolerance | κ | note |",
+                      "|---|---|---|---|---|---|---|---|"]
+            for e in c.evidence:
+                note = (e.scope or e.certified_by or e.message or "").replace("|", "\\|")
+                lines.append(f"| {e.check} | {e.backend} | {e.precision_bits or ''} | {e.outcome} "
+                             f"| {e.residual or ''} | {e.tolerance or ''} | "
+                             f"{e.condition_number or ''} | {note} |")
+            lines.append("")
+        return "\n".join(lines)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)

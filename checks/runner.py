@@ -1,0 +1,147 @@
+"""Run claims over the selected arithmetics and collect a report.
+
+The runner knows nothing about individual claims: it runs each claim's symbolic side (backend
+``sympy``, together with the exact counterexample search), then its numeric side once per selected
+arithmetic backend. An unavailable backend yields SKIPPED evidence; an exception yields ERROR
+evidence with the message, never a crash of the whole run.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from recmem.checks import registry
+from recmem.checks.claim import Claim, Context
+from recmem.checks.report import ClaimResult, Report
+from recmem.checks.search import search
+from recmem.checks.verdict import Evidence, Outcome, combine, counterexample_of
+from recmem.numerics.backend import (
+    DEFAULT_BITS,
+    BackendSpec,
+    BackendUnavailable,
+    make_backend,
+    parse_spec,
+)
+
+
+class UsageError(ValueError):
+    """Bad input from the user (exit status 2)."""
+
+
+def default_backends(bits: int = DEFAULT_BITS) -> list[BackendSpec]:
+    """Every arithmetic: the symbolic side, two high-precision ones, and the float ones."""
+    return [parse_spec(s, bits) for s in
+            ("sympy", f"mpmath@{bits}", f"flint@{bits}", "numpy", "torch:cpu", "torch:cuda")]
+
+
+def resolve_params(claims: Sequence[Claim], overrides: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """Each claim's parameters: defaults, then ``--param`` overrides the claim takes.
+
+    An override that no selected claim takes is a usage error.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    used: set[str] = set()
+    for claim in claims:
+        values = claim.defaults()
+        for name, text in overrides.items():
+            p = claim.param(name)
+            if p is None:
+                continue
+            try:
+                values[name] = p.convert(text)
+            except ValueError as exc:
+                raise UsageError(f"{claim.id}: {exc}") from None
+            used.add(name)
+        out[claim.id] = values
+    unknown = sorted(set(overrides) - used)
+    if unknown:
+        raise UsageError(f"no selected claim takes parameter(s) {', '.join(unknown)}; "
+                         "`recmem show CLAIM_ID` lists a claim's parameters")
+    return out
+
+
+def _guard(check: str, backend: str, fn: Callable[[], list[Evidence]]) -> list[Evidence]:
+    t0 = time.perf_counter()
+    try:
+        return fn()
+    except BackendUnavailable as exc:
+        return [Evidence(check=check, kind="numeric", backend=backend, outcome=Outcome.SKIPPED,
+                         message=str(exc))]
+    except Exception as exc:  # one failing check must not stop the run
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        return [Evidence(check=check, kind="numeric", backend=backend, outcome=Outcome.ERROR,
+                         message=f"{type(exc).__name__}: {exc} (at {tb.filename}:{tb.lineno})",
+                         seconds=time.perf_counter() - t0)]
+
+
+def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec]) -> ClaimResult:
+    """Every selected check of one claim, and the verdict they earn."""
+    t0 = time.perf_counter()
+    evidence: list[Evidence] = []
+    for spec in backends:
+        name = str(spec)
+        if spec.is_symbolic:
+            if claim.symbolic is not None:
+                sym = claim.symbolic
+                evidence += _guard("symbolic", name, lambda s=sym: s(ctx))  # type: ignore[misc]
+            if claim.strategy is not None and claim.holds is not None:
+                evidence += _guard("counterexample search", "exact (Hypothesis search)",
+                                   lambda: [search(claim, ctx)])
+            continue
+        if claim.numeric is None:
+            continue
+        num = claim.numeric
+
+        def numeric(spec: BackendSpec = spec, num: Any = num) -> list[Evidence]:
+            backend = make_backend(spec)
+            with backend.activate():
+                return num(backend, ctx)  # type: ignore[no-any-return]
+
+        evidence += _guard("numeric", name, numeric)
+    verdict = combine(evidence)
+    return ClaimResult.from_claim(claim, verdict, evidence, ctx.params,
+                                  counterexample_of(evidence), time.perf_counter() - t0)
+
+
+def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
+           backends: Sequence[str] | None = None, precision: int = DEFAULT_BITS, seed: int = 0,
+           params: Mapping[str, str] | None = None, search_examples: int = 60,
+           on_claim_start: Callable[[Claim], None] | None = None,
+           on_claim_done: Callable[[ClaimResult, Report], None] | None = None) -> Report:
+    """Run the verification suite and return the :class:`Report` (what ``recmem verify`` runs).
+
+    ``backends`` are spec strings (``None``: every arithmetic, see :func:`default_backends`);
+    ``params`` are ``--param`` overrides as strings. Raises :class:`UsageError` on bad input.
+    """
+    if precision < 2:
+        raise UsageError(f"precision must be at least 2 bits, got {precision}")
+    if paper is not None and paper not in ("O", "W"):
+        raise UsageError(f"unknown paper {paper!r}: expected O or W")
+    try:
+        claims = registry.select(list(claim_ids) if claim_ids else None, paper)
+    except registry.UnknownClaim as exc:
+        raise UsageError(exc.args[0]) from None
+    from recmem.numerics.backend import SpecError
+
+    try:
+        specs = ([parse_spec(s, precision) for s in backends] if backends
+                 else default_backends(precision))
+    except SpecError as exc:
+        raise UsageError(str(exc)) from None
+    values = resolve_params(claims, params or {})
+    report = Report.start(backends=[str(s) for s in specs], precision=precision, seed=seed,
+                          params=dict(params or {}))
+    for claim in claims:
+        if on_claim_start:
+            on_claim_start(claim)
+        ctx = Context(values[claim.id], seed=seed, precision_bits=precision,
+                      search_examples=search_examples)
+        result = run_claim(claim, ctx, specs)
+        report.claims.append(result)
+        if on_claim_done:
+            on_claim_done(result, report)
+    report.finish()
+    return report

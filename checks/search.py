@@ -1,0 +1,63 @@
+"""Counterexample search: Hypothesis explores a claim's stated domain and shrinks what it finds.
+
+A claim supplies ``strategy(ctx)`` (its domain, with exact values) and ``holds(instance, ctx)``,
+which decides one instance exactly or with certified arithmetic and says how. The shrunk
+instance is re-judged, so the reported counterexample always comes with its certificate.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from recmem.checks.claim import Claim, Context
+from recmem.checks.verdict import Evidence, Outcome
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One instance judged: ``holds`` is None when it could not be decided (then not a refutation)."""
+
+    holds: bool | None
+    certified_by: str
+    values: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""
+
+
+def search(claim: Claim, ctx: Context, max_examples: int | None = None,
+           backend: str = "exact (Hypothesis search)") -> Evidence:
+    """Search ``claim``'s domain for a certified counterexample."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.errors import NoSuchExample
+
+    assert claim.strategy is not None and claim.holds is not None
+    holds = claim.holds
+    n = max_examples if max_examples is not None else ctx.search_examples
+    t0 = time.perf_counter()
+    undecided = 0
+
+    def refutes(instance: Any) -> bool:
+        nonlocal undecided
+        r = holds(instance, ctx)
+        undecided += r.holds is None
+        return r.holds is False
+
+    cfg = settings(max_examples=n, database=None, deadline=None, derandomize=False,
+                   suppress_health_check=list(HealthCheck),
+                   phases=[Phase.generate, Phase.shrink])
+    try:
+        found = find(claim.strategy(ctx), refutes, settings=cfg, random=random.Random(ctx.seed))
+    except NoSuchExample:
+        return Evidence(check="counterexample search over the stated domain", kind="search",
+                        backend=backend, outcome=Outcome.PASS, instances=n,
+                        message=f"no counterexample in {n} examples (seed {ctx.seed}); "
+                                f"{undecided} undecided",
+                        seconds=time.perf_counter() - t0)
+    r = holds(found, ctx)
+    return Evidence(check="counterexample search over the stated domain", kind="search",
+                    backend=backend, outcome=Outcome.REFUTE, instances=n,
+                    counterexample={**r.values, "detail": r.detail}, certified_by=r.certified_by,
+                    message=f"shrunk counterexample (seed {ctx.seed})",
+                    seconds=time.perf_counter() - t0)
