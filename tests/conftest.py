@@ -1,0 +1,66 @@
+"""Shared test configuration: Hypothesis profiles, precision hygiene, GPU marker handling.
+
+Profiles (select with HYPOTHESIS_PROFILE, default ``ci`` when CI is set, else ``dev``):
+- ``ci``: deterministic (derandomized, no example database), small budgets;
+- ``dev``: random, moderate budgets, database on;
+- ``fuzz``: long searches for counterexamples (run on demand).
+"""
+
+from __future__ import annotations
+
+import os
+
+import mpmath
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", max_examples=30, derandomize=True, database=None, deadline=None,
+                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=100, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fuzz", max_examples=5000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def _cuda_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _cuda_available():
+        return
+    skip = pytest.mark.skip(reason="needs CUDA (torch.cuda.is_available() is False)")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _reset_global_precision():
+    """Every test starts and ends at the libraries' default precision (53 bits)."""
+    mpmath.mp.prec = 53
+    try:
+        import flint
+    except ImportError:  # pragma: no cover
+        flint = None
+    if flint is not None:
+        flint.ctx.prec = 53
+    yield
+    leaked_mp = mpmath.mp.prec
+    leaked_flint = flint.ctx.prec if flint is not None else 53
+    mpmath.mp.prec = 53
+    if flint is not None:
+        flint.ctx.prec = 53
+    assert leaked_mp == 53, f"test leaked mpmath precision {leaked_mp}"
+    assert leaked_flint == 53, f"test leaked flint precision {leaked_flint}"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """recmem's result store goes to a temporary directory, never the user's cache."""
+    monkeypatch.setenv("RECMEM_HOME", str(tmp_path_factory.mktemp("recmem-home")))
