@@ -52,8 +52,9 @@ _MEANINGS = {
     Verdict.REFUTED: "a certified counterexample to the statement as printed (see counterexample)",
     Verdict.INCONCLUSIVE: "the problem's conditioning exceeds what the working precision resolves; "
     "rerun with the precision named in the evidence",
-    Verdict.FAILED: "a check disagreed beyond its tolerance without a certified counterexample: "
-    "a backend defect or an unresolved conflict; read the evidence",
+    Verdict.FAILED: "a check disagreed with the claim without a certified counterexample (a float "
+    "residual beyond its condition-scaled tolerance, or a statistical test rejecting at its "
+    "declared level): read the evidence",
     Verdict.ERROR: "a check raised an exception; read the evidence's message",
     Verdict.SKIPPED: "no selected arithmetic could run this claim here",
 }

@@ -89,8 +89,11 @@ class TorchBackend(AbstractBackend):
         return self.torch.exp(self.torch.as_tensor(x, dtype=self.cdtype, device=self.device))
 
     def vandermonde(self, nodes: Any, k: int) -> Any:
-        # torch.linalg.vander gives increasing powers; flip to O's decreasing orientation.
-        return self.torch.linalg.vander(nodes, N=k).flip(-1)
+        # Powers by cumulative product (torch.linalg.vander rejects k = 1), then flipped to O's
+        # decreasing orientation; same operation count as repeated multiplication.
+        torch = self.torch
+        cols = [torch.ones_like(nodes).unsqueeze(1), nodes.unsqueeze(1).expand(-1, k - 1)]
+        return torch.cat(cols, dim=1).cumprod(dim=1).flip(-1)
 
     def recurrence(self, nodes: Any, drive: Any) -> Any:
         drive = self._t(drive) if not self.torch.is_tensor(drive) else drive
