@@ -8,24 +8,34 @@ Python API (everything the CLI does)::
     report.claims[0].verdict             # Verdict.VERIFIED
     report.write_json("report.json")
     rc.fuzz("O.timestamp", examples=500) # Evidence of a counterexample search
+    rc.describe("O.det")                 # what `recmem show O.det` prints, as a dict
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from recmem.checks.claim import Claim, Context, Param, Provenance
 from recmem.checks.registry import all_claims, get
 from recmem.checks.runner import UsageError, verify
 from recmem.checks.verdict import Evidence, Outcome, Verdict
 
-if TYPE_CHECKING:
-    pass
-
-
 def list_claims(paper: str | None = None) -> list[Claim]:
     """Registered claims, optionally of one paper (``"O"`` or ``"W"``)."""
     return [c for c in all_claims().values() if paper is None or c.paper == paper]
+
+
+def describe(claim_id: str) -> dict[str, Any]:
+    """What ``recmem show`` prints: statement, provenance, parameters and the last stored result."""
+    from recmem.checks import store
+    from recmem.checks.claim import CONVENTIONS
+
+    c = get(claim_id)
+    return {"id": c.id, "title": c.title, "statement": c.statement,
+            "source": c.provenance.to_dict(), "uses": list(c.uses), "corrects": c.corrects,
+            "reading": c.reading, "tolerance_policy": c.tolerance,
+            "params": {p.name: p.default for p in c.params}, "conventions": list(CONVENTIONS),
+            "last_run": store.load().get(c.id)}
 
 
 def fuzz(claim_id: str, *, examples: int = 500, seed: int = 0,
@@ -50,6 +60,7 @@ __all__ = [
     "Provenance",
     "UsageError",
     "Verdict",
+    "describe",
     "fuzz",
     "get",
     "list_claims",

@@ -86,9 +86,8 @@ def _console(stderr: bool = False) -> Any:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from rich.table import Table
-
     from recmem.checks.registry import all_claims
+    from rich.table import Table
 
     claims = [c for c in all_claims().values() if args.paper in (None, c.paper)]
     table = Table(title=f"{len(claims)} claims", show_lines=False)
@@ -110,11 +109,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from rich.markup import escape
-
     from recmem.checks import store
     from recmem.checks.claim import CONVENTIONS
     from recmem.checks.registry import UnknownClaim, get
+    from rich.markup import escape
 
     try:
         c = get(args.claim_id)
@@ -173,10 +171,9 @@ def _verdict_table(report: Any) -> Any:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from recmem.checks import registry, store
     from recmem.checks.runner import UsageError, verify
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     try:
         params = _param_pairs(args.param)
@@ -231,11 +228,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from rich.markup import escape
-
     from recmem.checks import fuzz
     from recmem.checks.registry import UnknownClaim
     from recmem.checks.runner import UsageError
+    from rich.markup import escape
 
     if args.examples < 1:
         return _usage(f"--examples must be at least 1, got {args.examples}")

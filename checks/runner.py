@@ -98,7 +98,7 @@ def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec]) -> Cl
         def numeric(spec: BackendSpec = spec, num: Any = num) -> list[Evidence]:
             backend = make_backend(spec)
             with backend.activate():
-                return num(backend, ctx)  # type: ignore[no-any-return]
+                return num(backend, ctx)
 
         evidence += _guard("numeric", name, numeric)
     verdict = combine(evidence)

@@ -6,6 +6,7 @@ after each claim finishes, so an interrupted run keeps what it had done.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -38,7 +39,5 @@ def save(result: ClaimResult, meta: dict[str, Any]) -> None:
     data[result.id] = {"run": {k: meta.get(k) for k in ("started", "seed", "backends",
                                                          "precision", "recmem")},
                        "result": result.to_dict()}
-    try:
+    with contextlib.suppress(OSError):  # a read-only home must not break a run
         write_atomic(_path(), json.dumps(data, indent=1, ensure_ascii=False))
-    except OSError:  # a read-only home must not break a run
-        pass

@@ -10,7 +10,6 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
-
 from recmem.numerics.exact import QQi
 
 MAX_DEN = 64

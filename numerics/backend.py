@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import mpmath
-
 from recmem.numerics.exact import QQi
 
 DEFAULT_BITS = 256

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import mpmath
 
@@ -75,7 +75,7 @@ def to_complex(q: QQi) -> complex:
     return complex(float(q.re), float(q.im))
 
 
-def to_sympy(q: QQi):  # type: ignore[no-untyped-def]
+def to_sympy(q: QQi) -> Any:
     """``q`` as an exact SymPy number."""
     import sympy
 

@@ -12,10 +12,10 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.exact import QQi
 
+flint: Any
 try:  # pragma: no cover - exercised when python-flint is absent
     import flint
 except ImportError:  # pragma: no cover

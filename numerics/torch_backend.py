@@ -9,7 +9,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.exact import QQi
 

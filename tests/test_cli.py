@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from recmem.checks.cli import main
 
 
@@ -80,4 +79,4 @@ def test_python_api_matches_cli() -> None:
 
     report = rc.verify(["O.det"], backends=["flint@128"], params={"N": "6"})
     assert report.ok and report.claims[0].verdict is rc.Verdict.CORROBORATED
-    assert [c.id for c in rc.list_claims("O")][0].startswith("O.")
+    assert all(c.id.startswith("O.") for c in rc.list_claims("O"))

@@ -47,7 +47,7 @@ def draw_nodes(ctx: Context, n: int | None = None) -> nd.Nodes:
             raise ValueError(f"need r_min ≤ r_max, got {r_min} > {r_max}")
         ctx.cache[key] = nd.make(fam, n, r_min=r_min, r_max=r_max,
                                  seed=ctx.seed + int(ctx.params.get("draw", 0)))
-    return ctx.cache[key]  # type: ignore[no-any-return]
+    return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
 
 
 def vandermonde_kappa(ctx: Context, nodes: nd.Nodes, k: int) -> KappaBracket:
@@ -55,7 +55,7 @@ def vandermonde_kappa(ctx: Context, nodes: nd.Nodes, k: int) -> KappaBracket:
     key = ("kappa", nodes, k)
     if key not in ctx.cache:
         ctx.cache[key] = kappa2(vandermonde_builder(nodes, k))
-    return ctx.cache[key]  # type: ignore[no-any-return]
+    return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
 
 
 def proof_evidence(proof: Proof, seconds: float, check: str = "symbolic") -> Evidence:
