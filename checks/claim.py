@@ -148,6 +148,7 @@ class Claim:
     corrects: str | None = None
     reading: str | None = None
     notes: str = ""
+    validate: Callable[[Mapping[str, Any]], str | None] | None = None  # joint parameter check
 
     @property
     def paper(self) -> str:

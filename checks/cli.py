@@ -211,6 +211,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     con.print(_verdict_table(report))
     con.print("summary: " + ", ".join(f"{n} {v}" for v, n in report.counts().items()))
     for c in report.claims:
+        if str(c.verdict) == "INCONCLUSIVE":
+            need = [e.needed_bits for e in c.evidence if e.needed_bits and e.needed_bits > 0]
+            con.print(f"[yellow]{c.id}[/] is inconclusive at the precision used" + (
+                f"; the evidence needs about {max(need)} bits (try --backend mpmath@{max(need)})"
+                if need else ""))
         if c.counterexample:
             from rich.markup import escape
 

@@ -55,6 +55,8 @@ def resolve_params(claims: Sequence[Claim], overrides: Mapping[str, str]) -> dic
             except ValueError as exc:
                 raise UsageError(f"{claim.id}: {exc}") from None
             used.add(name)
+        if claim.validate is not None and (msg := claim.validate(values)):
+            raise UsageError(f"{claim.id}: {msg}")
         out[claim.id] = values
     unknown = sorted(set(overrides) - used)
     if unknown:

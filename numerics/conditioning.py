@@ -86,9 +86,10 @@ def kappa2(build: Callable[[int], Any], *, start_bits: int = 128,
     """
     from recmem.numerics.flint_backend import arb_to_mpf
 
-    ctx = mpmath.mp
     bits = start_bits
     while True:
+        ctx = mpmath.MPContext()
+        ctx.prec = bits  # the bracket keeps the eigenvalue balls' accuracy
         try:
             eigs = _gram_eigs(build(bits), bits)
         except (ValueError, ZeroDivisionError):
@@ -101,8 +102,10 @@ def kappa2(build: Callable[[int], Any], *, start_bits: int = 128,
             smax_lo = max(mid(e) - rad(e) for e in eigs)
             smax_hi = max(mid(e) + rad(e) for e in eigs)
             if smin_lo > 0:
-                return KappaBracket(mpmath.sqrt(smax_lo / smin_hi), mpmath.sqrt(smax_hi / smin_lo),
-                                    bits, True)
+                # outward rounding: the bracket stays valid after the context's own rounding
+                down, up = 1 - 4 * ctx.eps, 1 + 4 * ctx.eps
+                return KappaBracket(ctx.sqrt(smax_lo / smin_hi) * down,
+                                    ctx.sqrt(smax_hi / smin_lo) * up, bits, True)
             if bits * 2 > max_bits:
                 lo = mpmath.sqrt(smax_lo / smin_hi) if smin_hi > 0 else mpmath.mpf(1)
                 return KappaBracket(max(lo, mpmath.mpf(1)), mpmath.inf, bits, False)

@@ -29,8 +29,11 @@ def _acb(q: QQi) -> Any:
 
 def arb_to_mpf(x: Any, ctx: mpmath.ctx_mp.MPContext) -> mpmath.mpf:
     """Midpoint of an ``arb`` as an exact mpmath number (converted through its exact dyadic)."""
+    from mpmath.libmp import from_man_exp
+
     man, exp = x.mid().man_exp()
-    return ctx.ldexp(ctx.mpf(int(man)), int(exp))
+    # make_mpf keeps every bit of the dyadic midpoint; arithmetic with it rounds as usual
+    return ctx.make_mpf(from_man_exp(int(man), int(exp)))
 
 
 def arb_upper(x: Any, ctx: mpmath.ctx_mp.MPContext) -> mpmath.mpf:
@@ -89,7 +92,7 @@ class FlintBackend(AbstractBackend):
         return ctx.mpc(arb_to_mpf(x.real, ctx), arb_to_mpf(x.imag, ctx))
 
     def radius(self, x: Any) -> mpmath.mpf:
-        ctx = mpmath.mp
+        ctx = mpmath.mp  # radii need only a few correct bits
         if isinstance(x, flint.acb_mat):
             entries = [x[i, j] for i in range(x.nrows()) for j in range(x.ncols())]
         else:
@@ -170,12 +173,26 @@ class FlintBackend(AbstractBackend):
 
     def svdvals(self, a: Any) -> list[mpmath.mpf]:
         # Certified eigenvalues of the Hermitian Gram matrix; σ = sqrt(λ). Midpoints returned.
+        ctx = mpmath.MPContext()
+        ctx.prec = self.bits
         with self.workprec():
             g = a.conjugate().transpose() * a
-            eig = g.eig(algorithm="rump")
-            ctx = mpmath.mp
-            vals = [mpmath.sqrt(max(arb_to_mpf(e.real, ctx), mpmath.mpf(0))) for e in eig]
+            eig = g.eig(multiple=True)
+            vals = [ctx.sqrt(max(arb_to_mpf(e.real, ctx), ctx.mpf(0))) for e in eig]
         return sorted(vals, reverse=True)
+
+    def rank(self, a: Any) -> int:
+        """Certified lower bound on the rank: Gram eigenvalue balls that exclude 0.
+
+        A ball that contains 0 cannot be told from a zero singular value at this precision.
+        """
+        with self.workprec():
+            g = a.conjugate().transpose() * a
+            try:
+                eig = g.eig(multiple=True)
+            except ValueError:
+                return 0
+            return sum(1 for e in eig if e.real > 0)
 
     def pinv_apply(self, a: Any, b: Any) -> Any:
         # Full column rank assumed (as in every claim that uses it): a⁺b = (aᴴa)⁻¹ aᴴ b, solved

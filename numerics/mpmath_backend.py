@@ -100,8 +100,10 @@ class MpmathBackend(AbstractBackend):
         return self.ctx.det(a)
 
     def svdvals(self, a: Any) -> list[mpmath.mpf]:
+        # values stay in this backend's context: converting through mpmath.mpf would round them
+        # to the global (53-bit) precision
         s = self.ctx.svd_c(a, compute_uv=False)
-        return sorted((mpmath.mpf(s[i]) for i in range(len(s))), reverse=True)
+        return sorted((s[i] for i in range(len(s))), reverse=True)
 
     def pinv_apply(self, a: Any, b: Any) -> mpmath.matrix:
         ctx = self.ctx

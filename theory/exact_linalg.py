@@ -80,7 +80,8 @@ def conj_transpose(a: Any) -> Any:
     rows = a.to_list()
     dom = _dom()
     n, m = a.shape
-    return DomainMatrix([[dom.conjugate(rows[i][j]) for i in range(n)] for j in range(m)],
+    # QQ_I elements carry their real and imaginary parts as .x and .y
+    return DomainMatrix([[dom(rows[i][j].x, -rows[i][j].y) for i in range(n)] for j in range(m)],
                         (m, n), dom)
 
 

@@ -147,8 +147,15 @@ def inverse_norm1(nodes: Sequence[Fraction]) -> Fraction:
 
 def vandermonde_norm1(nodes: Sequence[Fraction]) -> Fraction:
     """Exact ‖V‖₁: the largest column sum Σ_i |x_i|^p over the powers p = 0 … N−1."""
+    import flint
+
     n = len(nodes)
-    return max(sum((abs(Fraction(x)) ** p for x in nodes), Fraction(0)) for p in range(n))
+    xs = [abs(_fmpq(Fraction(v))) for v in nodes]
+    best, pw = flint.fmpq(0), [flint.fmpq(1)] * n
+    for _ in range(n):
+        best = max(best, sum(pw, flint.fmpq(0)))
+        pw = [a * x for a, x in zip(pw, xs, strict=True)]
+    return _frac(best)
 
 
 def kappa1(nodes: Sequence[Fraction]) -> Fraction:
@@ -161,17 +168,20 @@ def gautschi_bounds(nodes: Sequence[Fraction]) -> tuple[Fraction, Fraction]:
 
     max_i Π_{j≠i} max(1,|x_j|)/|x_i−x_j| ≤ ‖V⁻¹‖₁ ≤ max_i Π_{j≠i} (1+|x_j|)/|x_i−x_j|.
     """
-    xs = [Fraction(v) for v in nodes]
-    lo = hi = Fraction(0)
+    import flint
+
+    xs = [_fmpq(Fraction(v)) for v in nodes]
+    one = flint.fmpq(1)
+    lo = hi = flint.fmpq(0)
     for i, xi in enumerate(xs):
-        p_lo = p_hi = Fraction(1)
+        num_lo = num_hi = den = one
         for j, xj in enumerate(xs):
             if j != i:
-                gap = abs(xi - xj)
-                p_lo *= max(Fraction(1), abs(xj)) / gap
-                p_hi *= (1 + abs(xj)) / gap
-        lo, hi = max(lo, p_lo), max(hi, p_hi)
-    return lo, hi
+                den *= abs(xi - xj)
+                num_lo *= max(one, abs(xj))
+                num_hi *= one + abs(xj)
+        lo, hi = max(lo, num_lo / den), max(hi, num_hi / den)
+    return _frac(lo), _frac(hi)
 
 
 def certify_point(nodes: Sequence[Fraction]) -> dict[str, Any]:

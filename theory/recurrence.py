@@ -205,8 +205,10 @@ def unroll_zero_based(k_max: int = 6, n: int = 2, m: int = 2) -> Proof:
     lam0, b0, u0 = 0, 1, 1
     x0 = _iterate(r1, l1, b1, u1, 0, 0)[0][0](*values)
     printed = _closed(r1, l1, b1, u1, 0, -1)[0](*values)  # Σ_{j=0}^{-1}: the empty sum
-    return Proof(False, f"0-based reading, every k ≤ {k_max} (difference Λ^k B u_0 ≠ 0 as a "
-                 "polynomial; hence for every k whenever B u_0 ≠ 0 and λ ≠ 0 or k = 0)",
+    if x0 == printed:  # pragma: no cover - the specialisation is the certificate
+        return Proof(None, "k = 0", "specialisation did not separate the two sides")
+    return Proof(False, f"0-based reading, every k ≤ {k_max}: x_k − (eq. 3) = Λ^k B u_0 as a "
+                 "polynomial, so eq. (3) fails exactly when Λ^k B u_0 ≠ 0 (e.g. k = 0, Bu_0 ≠ 0)",
                  "SymPy: polynomial expansion over ℤ[λ, B, u] of the recurrence from x_{-1} = 0",
                  counterexample={"k": 0, "N": 1, "M": 1, "lambda": str(lam0), "B": str(b0),
                                  "u_0": str(u0), "x_0 (recurrence)": str(x0),

@@ -16,6 +16,16 @@ General argument (all sizes) for the recovery identity α = Ω_k⁺ x̃_k (eq. 6
 Penrose conditions, so G = Ω_k⁺ and Ω_k⁺ Ω_k = I_P; hence Ω_k⁺ x̃_k = α. If rank Ω_k < P, there is
 0 ≠ β ∈ ker Ω_k, and α and α + β give the same state: no map of x̃_k recovers α (App. B's
 "RM > P" is only a necessary condition, see :func:`structural_rank_bound`).
+
+Generic rank (when RM > P does suffice): if rank Ψ_k = P and R ≥ rank Ψ_k^{(j)} for every input
+dimension j (Ψ_k^{(j)}: the k rows of dimension j), then rank Ω_k = P for almost every node draw.
+For one block, ker(V_{k,j}Ψ_k^{(j)}) ⊋ ker Ψ_k^{(j)} needs a nonzero vector of the column space of
+Ψ_k^{(j)} (dimension ≤ R) in ker V_{k,j}; for k ≤ R, V_{k,j} is injective for distinct nodes,
+and for k > R, ker V_{k,j} consists of the coefficient vectors of multiples of Π_r(z − λ_{r,j}),
+which meets a fixed subspace of dimension ≤ R only on a proper algebraic subset of node space.
+Then Ω_kβ = 0 forces Ψ_k^{(j)}β = 0 for every j, i.e. Ψ_kβ = 0, i.e. β = 0. In particular for
+M = 1 (and whenever P ≤ R), rank Ψ_k = P suffices almost surely; a failure for *every* node draw
+needs M ≥ 2 and P > R.
 """
 
 from __future__ import annotations
@@ -149,14 +159,16 @@ def moore_penrose(a: Any) -> Any | None:
     return g
 
 
-def pinv_solve(a: Any, b: Any) -> Any | None:
+def pinv_solve(a: Any, b: Any, full_rank: bool | None = None) -> Any | None:
     """a⁺b exactly for ``a`` of full column rank (else None): the normal equations aᴴa z = aᴴb.
 
     For full column rank aᴴa is invertible and a⁺ = (aᴴa)⁻¹aᴴ (it satisfies the four Penrose
     conditions identically; :func:`moore_penrose` checks them on explicit instances).
     """
     p = a.shape[1]
-    if p == 0 or ex.rank(a) < p:
+    if full_rank is None:
+        full_rank = p > 0 and ex.rank(a) == p
+    if not full_rank:
         return None
     ah = conj_transpose(a)
     return (ah * a).lu_solve(ah * b)
@@ -265,7 +277,7 @@ def recovery_instance(lam0: QQi, blocks: Sequence[Sequence[QQi]], basis: Basis,
     from sympy.polys.matrices import DomainMatrix
 
     xcol = DomainMatrix([[v] for v in xt], (len(xt), 1), ex._dom())
-    alpha_hat = pinv_solve(omega, xcol) if rk == len(alpha) else None
+    alpha_hat = pinv_solve(omega, xcol, full_rank=True) if rk == len(alpha) else None
     return {"x": x, "omega": omega, "psi": psi, "rank": rk, "u": u,
             "state_ok": omega * a == xcol and x[0] == geometric_sum(lam0, k),
             "alpha_hat": alpha_hat, "recovered": alpha_hat == a if alpha_hat is not None else None}
@@ -301,3 +313,79 @@ def recovery_identity(lam0: QQi, blocks: Sequence[Sequence[QQi]], basis: Basis,
                  "all sizes by the argument in theory/sparse.py",
                  "exact recurrence, exact rank, Ω_k⁺x̃_k by the normal equations, α̂ = α compared exactly",
                  details={"ks": done, "seconds": round(time.perf_counter() - t0, 3)})
+
+
+def block_recoverability(m: int = 2, r: int = 2, p: int = 3, k: int = 3) -> Proof:
+    """App. B's "α recoverable when RM > P" fails: an exact counterexample valid for *all* nodes.
+
+    The basis is concentrated in input dimension 1: ψ^i = e_i placed in row 1 (i = 1…P), zero in
+    the other dimensions, so Ψ_k has full column rank P (α is uniquely determined by u_{1:k}, the
+    decomposition of Assumption A is unique). With R < P ≤ RM − 1, Ω_k = V_kΨ_k has rank ≤ R < P
+    for every choice of nodes (:func:`structural_rank_bound`): only the R channels of block 1 see
+    the signal. At the exact nodes below, α ∉ row space(Ω_k), so Ω_k⁺x̃_k ≠ α, computed exactly.
+    """
+    from fractions import Fraction as F
+
+    t0 = time.perf_counter()
+    if not (r < p < r * m and p <= k):
+        raise ValueError("need R < P < RM and P ≤ k for the concentrated-basis counterexample")
+    length = k
+    basis = [[[F(1) if (j == 0 and t == i) else F(0) for t in range(length)] for j in range(m)]
+             for i in range(p)]
+    alpha = [F(1)] + [F(0)] * (p - 1)
+    lam0 = QQi(F(1, 2))
+    # distinct exact nodes: block j holds (j+1)/(m+1)·(±1/2, ±i/2, …)
+    units = [QQi(F(1, 2)), QQi(F(-1, 2)), QQi(F(0), F(1, 2)), QQi(F(0), F(-1, 2))]
+    blocks = [[QQi(u.re * F(j + 1, m + 1), u.im * F(j + 1, m + 1)) for u in units[:r]]
+              for j in range(m)]
+    inst = recovery_instance(lam0, blocks, basis, alpha, k)
+    psi = inst["psi"]
+    bound = structural_rank_bound(psi, m, r, k)
+    rank_psi = ex.rank(dm(psi))
+    member = in_row_space(inst["omega"], alpha)
+    from sympy import Matrix
+
+    # Ω_k⁺x̃_k for the record: SymPy's exact Moore–Penrose inverse (rank-deficient Ω_k).
+    omega_sym = Matrix(inst["omega"].to_Matrix())
+    xt = Matrix([[ex._dom().to_sympy(v)] for v in inst["x"][1:]])
+    alpha_hat = list((omega_sym.pinv() * xt).applyfunc(lambda z: z.expand()))
+    refuted = (inst["state_ok"] and rank_psi == p and bound < p and r * m > p and not member)
+    values = {"M": m, "R": r, "N": r * m + 1, "P": p, "k": k, "RM": r * m,
+              "lambda0": str(lam0), "blocks": [[str(q) for q in b] for b in blocks],
+              "basis (psi^i[j][t])": [[[str(v) for v in row] for row in bi] for bi in basis],
+              "alpha": [str(v) for v in alpha], "rank Psi_k": rank_psi,
+              "rank Omega_k (these nodes)": inst["rank"],
+              "rank Omega_k upper bound for all nodes": bound,
+              "Omega_k^+ x_k": [str(v) for v in alpha_hat]}
+    if not refuted:  # pragma: no cover - the construction guarantees it
+        return Proof(None, "concentrated-basis construction", "did not refute", details=values)
+    return Proof(False, f"M={m}, R={r}, P={p}, k={k}: RM = {r * m} > P, rank Ψ_k = P, yet "
+                 f"rank Ω_k ≤ {bound} < P for every choice of nodes",
+                 "exact construction over ℚ(i): structural rank bound, α ∉ row space(Ω_k), "
+                 "SymPy Moore–Penrose Ω_k⁺x̃_k",
+                 counterexample=values, details={"seconds": round(time.perf_counter() - t0, 3)})
+
+
+def literal_vtilde(k_max: int = 4) -> Proof:
+    """The reading Ṽ_k = diag(1, V_k) (text below eq. 16) predicts x_{k,0} = 1; the recurrence
+    gives Σ_{i<k} λ₀^i (eq. 16 displayed, eq. 20). Compared as polynomials in λ₀ for k ≤ k_max;
+    the first k where they differ yields an exact counterexample at λ₀ = 1/2."""
+    import sympy as sp
+    from sympy import ZZ
+
+    t0 = time.perf_counter()
+    ring, lam0 = sp.ring("l0", ZZ)
+    for k in range(1, k_max + 1):
+        x0 = ring.zero
+        for _ in range(k):
+            x0 = lam0 * x0 + ring.one  # channel 0 of x_t = Λx_{t−1} + Bũ_t, fed by ũ_{0,t} = 1
+        if x0 != ring.one:
+            half = sp.Rational(1, 2)
+            value = x0.as_expr().subs(sp.Symbol("l0"), half)
+            return Proof(False, f"k = {k} (polynomial in λ₀): x_{{k,0}} − 1 = "
+                         f"{(x0 - ring.one).as_expr()} ≠ 0",
+                         "symbolic recurrence over ℤ[λ₀] vs diag(1, V_k)'s first entry",
+                         counterexample={"k": k, "lambda0": "1/2", "x_k0 (recurrence)": str(value),
+                                         "x_k0 (diag(1, V_k) reading)": "1"},
+                         details={"seconds": round(time.perf_counter() - t0, 3)})
+    return Proof(True, f"k ≤ {k_max}", "symbolic recurrence")

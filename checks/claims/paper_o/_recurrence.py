@@ -4,12 +4,12 @@ summation condition number that scales the recurrence tolerances, and search str
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 import numpy as np
-
 from recmem.checks.claim import Context, Param, at_least
 from recmem.numerics import nodes as nd
 from recmem.numerics.exact import QQi, to_mpc
@@ -23,6 +23,12 @@ KAPPA_BITS = 128
 def p_k(default: int, help: str) -> Param:
     """The time step / number of columns k; 0 is a sentinel where the claim says so."""
     return Param("k", default, help, int, check=at_least(0))
+
+
+def k_at_most_n(values: Mapping[str, Any]) -> str | None:
+    """Joint parameter check (a usage error before anything runs): 0 ≤ k ≤ N, 0 meaning k = N."""
+    k, n = int(values["k"]), int(values["N"])
+    return None if 0 <= k <= n else f"parameter k must satisfy 1 ≤ k ≤ N (N = {n}), got k = {k}"
 
 
 def resolve_k(ctx: Context, n: int, *, zero_means_n: bool = True, k_max: int | None = None) -> int:

@@ -18,7 +18,6 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-
 from recmem.checks.claim import Context, Param, at_least
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.conditioning import KappaBracket, exact_matrix_builder, kappa2
@@ -27,6 +26,57 @@ from recmem.numerics.haar import haar_basis
 from recmem.numerics.nodes import uniform_draws
 
 ZERO, ONE = QQi(Fraction(0)), QQi(Fraction(1))
+
+
+# ---- fast exact strategies -----------------------------------------------------------------
+# ``st.fractions(max_denominator=…)`` builds a fresh strategy on every draw (flatmap), which costs
+# more than judging a small instance exactly; numerator/denominator pairs from fixed strategies
+# are ~10× cheaper and still shrink towards 0 and small denominators.
+_DENS = (1, 2, 3, 4, 8)
+
+
+def small_fractions(bound: int = 2) -> Any:
+    """Exact rationals n/d in [−bound, bound] with d ∈ {1, 2, 3, 4, 8}."""
+    from hypothesis import strategies as st
+
+    ints = {d: st.integers(-bound * d, bound * d) for d in _DENS}
+
+    @st.composite
+    def frac(draw: Any) -> Fraction:
+        d = draw(st.sampled_from(_DENS))
+        return Fraction(draw(ints[d]), d)
+
+    return frac()
+
+
+def small_nodes() -> Any:
+    """Exact Gaussian rationals in the closed unit disk with small denominators."""
+    from hypothesis import strategies as st
+
+    part = small_fractions(1)
+    return st.builds(QQi, part, part).filter(lambda z: z.re * z.re + z.im * z.im <= 1)
+
+
+# A pool of exact nodes in the closed unit disk (0, the 8 points of modulus 1 and 1/2 on the axes
+# and diagonals' Gaussian-rational neighbours, thirds): drawing from a fixed pool is much cheaper
+# than composing fractions, and shrinks towards the simplest nodes first.
+NODE_POOL: tuple[QQi, ...] = tuple(
+    QQi(Fraction(a), Fraction(b)) for a, b in
+    [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (Fraction(1, 2), 0), (Fraction(-1, 2), 0),
+     (0, Fraction(1, 2)), (0, Fraction(-1, 2)), (Fraction(1, 2), Fraction(1, 2)),
+     (Fraction(1, 2), Fraction(-1, 2)), (Fraction(-1, 2), Fraction(1, 2)),
+     (Fraction(-1, 2), Fraction(-1, 2)), (Fraction(3, 5), Fraction(4, 5)),
+     (Fraction(3, 5), Fraction(-4, 5)), (Fraction(-3, 5), Fraction(4, 5)),
+     (Fraction(1, 3), 0), (Fraction(-1, 3), 0), (0, Fraction(1, 3)), (0, Fraction(-1, 3)),
+     (Fraction(1, 4), Fraction(3, 4)), (Fraction(-3, 4), Fraction(1, 4)),
+     (Fraction(9, 10), 0), (0, Fraction(9, 10))])
+
+
+def pool_nodes(count: int) -> Any:
+    """``count`` distinct exact nodes from :data:`NODE_POOL`."""
+    from hypothesis import strategies as st
+
+    return st.lists(st.sampled_from(NODE_POOL), min_size=count, max_size=count, unique=True)
 
 
 def p_length(default: int) -> Param:

@@ -17,7 +17,6 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence
 from recmem.checks.numeric import identity_check
@@ -83,8 +82,8 @@ def lemma6_backend(backend: AbstractBackend, u1s: Sequence[Fraction], u2s: Seque
 
 
 def mpf_to_fraction(x: mpmath.mpf) -> Fraction:
-    """A finite mpmath number as the exact dyadic rational it is."""
-    x = mpmath.mpf(x)
+    """A finite mpmath number as the exact dyadic rational it is (no rounding: no mpf() re-wrap,
+    which would round to the global 53-bit context)."""
     if not mpmath.isfinite(x):
         raise ValueError(f"not a finite number: {x}")
     sign, man, exp, _ = x._mpf_
@@ -121,12 +120,13 @@ def kappa(ctx: Context) -> mpmath.mpf:
     error δ of |λ|. So the relative error of each λ is at most about (OPS_PER_NODE + |ν|)·u, which
     grows only near u₁ → 0 with r_min = 0 (ν → +∞).
     """
-    ref = reference(ctx, 128)
-    worst = mpmath.mpf(0)
-    for lam in ref:
-        if lam != 0:
-            worst = max(worst, abs(mpmath.log(abs(lam))))
-    return 1 + worst
+    if "ring_kappa" not in ctx.cache:
+        worst = mpmath.mpf(0)
+        for lam in reference(ctx, 128):
+            if lam != 0:
+                worst = max(worst, abs(mpmath.log(abs(lam))))
+        ctx.cache["ring_kappa"] = 1 + worst
+    return ctx.cache["ring_kappa"]  # type: ignore[no-any-return]
 
 
 def _reference_in(backend: AbstractBackend, ctx: Context) -> Any:

@@ -12,13 +12,11 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
-
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
 from recmem.checks.claims.paper_o._common import p_n, p_nodes, p_rmax, p_rmin, proof_evidence
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
-from recmem.checks.strategies import disk, fractions_in
 from recmem.checks.verdict import Evidence
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
@@ -77,16 +75,20 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     return out
 
 
+# Strategies built once: building them inside the composite costs more than judging an instance.
+_ENTRY = sp.small_fractions(2)
+_NODE = sp.small_nodes()
+
+
 @st.composite
 def instances(draw: Any) -> dict[str, Any]:
     """Small exact instances of the stated domain: P ≤ 3, N − 1 ∈ {P+1, P+2}, k ≤ 5, any Ψ_k, α."""
     p = draw(st.integers(1, 3))
     m = draw(st.integers(p + 1, p + 2))
     k = draw(st.integers(1, 5))
-    nodes = draw(st.lists(disk(), min_size=m, max_size=m))
-    psi = draw(st.lists(st.lists(fractions_in(-2, 2, 8), min_size=p, max_size=p),
-                        min_size=k, max_size=k))
-    alpha = draw(st.lists(fractions_in(-2, 2, 8), min_size=p, max_size=p))
+    nodes = [draw(_NODE) for _ in range(m)]
+    psi = [[draw(_ENTRY) for _ in range(p)] for _ in range(k)]
+    alpha = [draw(_ENTRY) for _ in range(p)]
     return {"P": p, "N": m + 1, "k": k, "nodes": nodes, "psi": psi, "alpha": alpha}
 
 

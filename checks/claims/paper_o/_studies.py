@@ -1,0 +1,203 @@
+"""What paper O's conditioning claims share (O.real-illcond, O.ring-conditioning,
+O.sparse-conditioning): list parameters, the cached study, and evidence built from a study.
+
+The certified study (``recmem.numerics.studies``) is computed once per context and shared by every
+backend's numeric side: flint reports the certified values and the statistical trend tests, the
+point arithmetics recompute condition numbers (and reconstructions) in their own arithmetic and
+are judged against the certified values with the c·n·κ·u policy.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+from recmem.checks import tolerance as tol
+from recmem.checks.claim import Context, Param, parse_fraction
+from recmem.checks.verdict import Evidence, Outcome
+from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.conditioning import KappaBracket
+from recmem.numerics.studies import Row, Study, summarize, trend_test
+
+# Declared significance level of every trend test of the conditioning claims (fixed in code, not a
+# parameter: changing α after seeing the data would defeat the test).
+ALPHA = 0.01
+# c of the c·n·κ·u policy (the project's default in checks.numeric.identity_check).
+C_TOL = 4.0
+
+_OUTCOME = {"pass": Outcome.PASS, "fail": Outcome.FAIL, "inconclusive": Outcome.INCONCLUSIVE}
+
+
+# ---- parameters -----------------------------------------------------------------------------------
+def parse_ints(text: str) -> tuple[int, ...]:
+    """'16,24,32' → (16, 24, 32)."""
+    vals = tuple(int(t) for t in str(text).replace(" ", "").split(",") if t)
+    if not vals:
+        raise ValueError("empty list")
+    return vals
+
+
+def parse_fractions(text: str) -> tuple[Fraction, ...]:
+    """'0,1/2,0.9' → (0, 1/2, 9/10), exactly."""
+    vals = tuple(parse_fraction(t) for t in str(text).replace(" ", "").split(",") if t)
+    if not vals:
+        raise ValueError("empty list")
+    return vals
+
+
+def ints_param(name: str, default: tuple[int, ...], help: str, lo: int = 1) -> Param:
+    """A comma-separated list of integers ≥ lo."""
+    return Param(name, default, help, parse_ints,
+                 check=lambda v: None if all(x >= lo for x in v) else f"entries must be ≥ {lo}")
+
+
+def radii_param(name: str, default: tuple[Fraction, ...], help: str) -> Param:
+    """A comma-separated list of radii in [0, 1]."""
+    return Param(name, default, help, parse_fractions,
+                 check=lambda v: None if all(0 <= x <= 1 for x in v) else "radii must lie in [0, 1]")
+
+
+def fmt_list(values: Sequence[Any]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+# ---- the study ------------------------------------------------------------------------------------
+def cached_study(ctx: Context, make: Callable[[], Study]) -> Study:
+    """The claim's study, computed once per context (shared by every backend's numeric side)."""
+    if "study" not in ctx.cache:
+        t0 = time.perf_counter()
+        ctx.cache["study"] = make()
+        ctx.cache["study_seconds"] = time.perf_counter() - t0
+    return ctx.cache["study"]  # type: ignore[no-any-return]
+
+
+def transpose(backend: AbstractBackend, a: Any) -> Any:
+    """The plain transpose of a native matrix.
+
+    AbstractBackend has no transpose; every native type has one (numpy/torch ``.T`` on 2-D,
+    mpmath ``.T``, flint ``.transpose()``). Workaround until the interface grows one.
+    """
+    if backend.spec.kind == "flint":
+        return a.transpose()
+    return a.T
+
+
+def distance_to_bracket(value: mpmath.mpf, k: KappaBracket) -> mpmath.mpf:
+    """Relative distance of a computed κ from the certified bracket [lo, hi] (0 inside it)."""
+    if not mpmath.isfinite(value):
+        return mpmath.inf
+    if value < k.lo:
+        return (k.lo - value) / k.lo
+    if mpmath.isfinite(k.hi) and value > k.hi:
+        return (value - k.hi) / k.hi
+    return mpmath.mpf(0)
+
+
+# ---- evidence -------------------------------------------------------------------------------------
+def study_evidence(backend: AbstractBackend, ctx: Context, study: Study, check: str,
+                   by: Sequence[str], response: str = "log2_kappa") -> Evidence:
+    """The certified κ of every draw: PASS when all are certified, with per-cell summaries."""
+    rows = study.rows
+    uncertified = [r for r in rows if not r["kappa"].certified]
+    bits = max(r["kappa"].bits for r in rows)
+    outcome = Outcome.INCONCLUSIVE if uncertified else Outcome.PASS
+    msg = (f"{len(rows)} draws, κ₂ certified for {len(rows) - len(uncertified)} (flint ball "
+           f"arithmetic on the Gram matrix, up to {bits} bits); log₂κ per cell in data")
+    return Evidence(check=check, kind="numeric", backend=backend.name, outcome=outcome,
+                    precision_bits=bits, instances=len(rows), message=msg,
+                    certified_by="ball arithmetic (python-flint): certified eigenvalue enclosures",
+                    seconds=float(ctx.cache.get("study_seconds", 0.0)),
+                    data={"settings": study.settings,
+                          "cells": [s.to_dict() for s in summarize(rows, response, by)]})
+
+
+def trend_evidence(backend: AbstractBackend, rows: Sequence[Row], check: str, factor: str,
+                   response: str, direction: str, strata_by: Sequence[str],
+                   by: Sequence[str]) -> Evidence:
+    """A stratified one-sided Kendall trend test as statistical evidence (α = ALPHA)."""
+    t0 = time.perf_counter()
+    test = trend_test(rows, factor, response, direction, strata_by, ALPHA)
+    return Evidence(check=check, kind="statistical", backend=backend.name,
+                    outcome=_OUTCOME[test.outcome], instances=len(rows),
+                    tolerance=f"α = {ALPHA} (one-sided; Bonferroni over strata for rejections)",
+                    tolerance_source="stratified Kendall τ test (recmem.numerics.studies)",
+                    message=test.reason, seconds=time.perf_counter() - t0,
+                    data={"test": test.to_dict(),
+                          "cells": [s.to_dict() for s in summarize(rows, response, by)]})
+
+
+def judged_points(backend: AbstractBackend, rows: Sequence[Row], check: str,
+                  measure: Callable[[Row], tuple[mpmath.mpf, mpmath.mpf, int]],
+                  label: Callable[[Row], str], what: str) -> list[Evidence]:
+    """Judge one relative error per study point against c·n·κ_eff·u and aggregate.
+
+    ``measure(row)`` returns (relative error, κ_eff computed at high precision, n). Resolved points
+    (c·n·κ_eff·u < 1/2) give one PASS/FAIL evidence; points beyond the working precision give one
+    INCONCLUSIVE evidence naming where the arithmetic breaks and the bits it would need.
+    """
+    t0 = time.perf_counter()
+    passed: list[str] = []
+    failed: list[tuple[str, str, str]] = []
+    unresolved: list[tuple[str, int | None]] = []
+    worst = mpmath.mpf(0)
+    for r in rows:
+        err, kappa_eff, n = measure(r)
+        j = tol.condition_scaled(err, c=C_TOL, n=n, kappa=kappa_eff,
+                                 unit_roundoff=backend.unit_roundoff,
+                                 kappa_text=tol.fmt(kappa_eff) or "?")
+        if j.outcome is Outcome.INCONCLUSIVE:
+            unresolved.append((label(r), j.needed_bits))
+        elif j.outcome is Outcome.FAIL:
+            failed.append((label(r), tol.fmt(err) or "?", j.tolerance or "?"))
+        else:
+            passed.append(label(r))
+            if mpmath.isfinite(err):
+                worst = max(worst, err / (C_TOL * n * kappa_eff * backend.unit_roundoff))
+    secs = time.perf_counter() - t0
+    out: list[Evidence] = []
+    source = (f"c·n·κ_eff·u per point with c={C_TOL}, κ_eff from the certified study, "
+              f"u=2^-{backend.precision_bits}")
+    if passed or failed:
+        outcome = Outcome.FAIL if failed else Outcome.PASS
+        msg = (f"{what}: {len(passed)} of {len(passed) + len(failed)} resolved points within "
+               f"tolerance (largest error/tolerance {tol.fmt(worst)})")
+        if failed:
+            msg += "; beyond tolerance at " + "; ".join(f"{w} (error {e} > {t})"
+                                                       for w, e, t in failed[:6])
+        out.append(Evidence(check=check, kind="numeric", backend=backend.name, outcome=outcome,
+                            precision_bits=backend.precision_bits,
+                            instances=len(passed) + len(failed), residual=tol.fmt(worst),
+                            tolerance="per point (error/tolerance ≤ 1)", tolerance_source=source,
+                            message=msg, seconds=secs))
+    if unresolved:
+        need = max((b for _, b in unresolved if b is not None and b > 0), default=None)
+        out.append(Evidence(
+            check=check + " (beyond the working precision)", kind="numeric",
+            backend=backend.name, outcome=Outcome.INCONCLUSIVE,
+            precision_bits=backend.precision_bits, instances=len(unresolved),
+            tolerance="c·n·κ_eff·u ≥ 1/2", tolerance_source=source, needed_bits=need,
+            message=f"{what}: {backend.name} cannot resolve {len(unresolved)} points: "
+                    + ", ".join(w for w, _ in unresolved[:12])
+                    + (" …" if len(unresolved) > 12 else ""),
+            seconds=0.0 if out else secs))
+    return out
+
+
+def to_fraction(x: mpmath.mpf) -> Fraction:
+    """A finite mpf exactly as a Fraction (its binary value), for exact comparisons."""
+    man, exp = mpmath.mpf(x).man_exp  # a property in mpmath (a method on flint arb)
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def kappa_of(svals: Sequence[mpmath.mpf]) -> mpmath.mpf:
+    """σ_max/σ_min from a backend's singular values (inf when σ_min is 0)."""
+    s = [mpmath.mpf(v) for v in svals]
+    return s[0] / s[-1] if s and s[-1] > 0 else mpmath.inf
+
+
+def log2_floor(x: mpmath.mpf, floor_bits: int) -> float:
+    """log₂ x, floored at 2^-floor_bits (an error of exactly 0 ties at the floor)."""
+    return float(mpmath.log(max(mpmath.mpf(x), mpmath.mpf(2) ** -floor_bits), 2))
