@@ -218,6 +218,10 @@ class AbstractBackend(ABC):
         """The native scalars of a vector."""
 
     @abstractmethod
+    def vector_of(self, scalars: Sequence[Any]) -> Any:
+        """A native vector from native scalars computed in this backend (inverse of ``entries``)."""
+
+    @abstractmethod
     def matrix_of_scalar(self, x: Any) -> Any:
         """A 1×1 native matrix holding a native scalar."""
 

@@ -95,8 +95,8 @@ def kappa2(build: Callable[[int], Any], *, start_bits: int = 128,
         except (ValueError, ZeroDivisionError):
             eigs = []
         if eigs:
-            mid = lambda e: arb_to_mpf(e.mid(), ctx)  # noqa: E731
-            rad = lambda e: arb_to_mpf(e.rad(), ctx)  # noqa: E731
+            mid = lambda e, c=ctx: arb_to_mpf(e.mid(), c)  # noqa: E731
+            rad = lambda e, c=ctx: arb_to_mpf(e.rad(), c)  # noqa: E731
             smin_lo = min(mid(e) - rad(e) for e in eigs)
             smin_hi = min(mid(e) + rad(e) for e in eigs)
             smax_lo = max(mid(e) - rad(e) for e in eigs)

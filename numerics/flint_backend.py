@@ -108,6 +108,9 @@ class FlintBackend(AbstractBackend):
     def entries(self, v: Any) -> list[Any]:
         return [v[i, 0] for i in range(v.nrows())]
 
+    def vector_of(self, scalars: Sequence[Any]) -> Any:
+        return flint.acb_mat([[flint.acb(x)] for x in scalars])
+
     def matrix_of_scalar(self, x: Any) -> Any:
         with self.workprec():
             return flint.acb_mat([[flint.acb(x)]])

@@ -53,6 +53,9 @@ class MpmathBackend(AbstractBackend):
     def entries(self, v: Any) -> list[Any]:
         return [v[i, 0] for i in range(v.rows)]
 
+    def vector_of(self, scalars: Sequence[Any]) -> mpmath.matrix:
+        return self.ctx.matrix([[x] for x in scalars])
+
     def matrix_of_scalar(self, x: Any) -> mpmath.matrix:
         return self.ctx.matrix([[x]])
 
@@ -97,7 +100,12 @@ class MpmathBackend(AbstractBackend):
         return a * b
 
     def det(self, a: Any) -> mpmath.mpc:
-        return self.ctx.det(a)
+        try:
+            return self.ctx.det(a)
+        except (TypeError, ZeroDivisionError):
+            # mpmath 1.3's LU raises on an exactly zero pivot column instead of returning 0; a
+            # column that is exactly zero below the diagonal makes the determinant exactly 0.
+            return self.ctx.mpc(0)
 
     def svdvals(self, a: Any) -> list[mpmath.mpf]:
         # values stay in this backend's context: converting through mpmath.mpf would round them

@@ -59,6 +59,9 @@ class NumpyBackend(AbstractBackend):
     def entries(self, v: Any) -> list[Any]:
         return list(np.asarray(v).reshape(-1))
 
+    def vector_of(self, scalars: Sequence[Any]) -> np.ndarray:
+        return np.array(list(scalars), dtype=self.cdtype)
+
     def matrix_of_scalar(self, x: Any) -> np.ndarray:
         return np.array([[x]], self.cdtype)
 

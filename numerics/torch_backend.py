@@ -69,6 +69,10 @@ class TorchBackend(AbstractBackend):
     def entries(self, v: Any) -> list[Any]:
         return list(v.reshape(-1))
 
+    def vector_of(self, scalars: Sequence[Any]) -> Any:
+        torch = self.torch
+        return torch.stack([torch.as_tensor(x, device=self.device) for x in scalars]).to(self.cdtype)
+
     def matrix_of_scalar(self, x: Any) -> Any:
         return self.torch.as_tensor(x, dtype=self.cdtype, device=self.device).reshape(1, 1)
 

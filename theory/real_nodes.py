@@ -65,7 +65,7 @@ def chebyshev_divided_difference(n_max: int = 8) -> Proof:
     one, mone = ZZ(1), ZZ(-1)
     t = sp.Symbol("t")
     for n in range(2, n_max + 1):
-        ring, *gens = sp.ring(",".join(f"x{i}" for i in range(1, n + 1)), ZZ)
+        ring, *_ = sp.ring(",".join(f"x{i}" for i in range(1, n + 1)), ZZ)
         cheb = [ZZ(int(c)) for c in sp.Poly(sp.chebyshevt(n - 1, t), t).all_coeffs()[::-1]]
         if cheb[-1] != 2 ** (n - 2):
             return Proof(False, f"n = {n}", "leading coefficient of T_{n−1}",

@@ -24,7 +24,6 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-
 from recmem.numerics.exact import QQi, abs2
 from recmem.theory.proof import Proof
 
@@ -314,7 +313,7 @@ def horizon_bound(lam0: QQi, unit_roundoff: mpmath.mpf, c: float = C_HORIZON) ->
     h = ln_rho / 4
     k = mp.log(h / ((1 + h) * d)) / ln_rho
     cap = 1 / (24 * mp.mpf(unit_roundoff))
-    return max(0, int(math.floor(float(min(k, cap)))))
+    return max(0, math.floor(float(min(k, cap))))
 
 
 def horizon_estimate(lam0: QQi, unit_roundoff: mpmath.mpf) -> float:

@@ -12,6 +12,7 @@ N − 1 Vandermonde rows (the paper's Ω_k ∈ ℂ^{(N−1)×P}).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -57,48 +58,68 @@ def small_nodes() -> Any:
     return st.builds(QQi, part, part).filter(lambda z: z.re * z.re + z.im * z.im <= 1)
 
 
-# A pool of exact nodes in the closed unit disk (0, the 8 points of modulus 1 and 1/2 on the axes
-# and diagonals' Gaussian-rational neighbours, thirds): drawing from a fixed pool is much cheaper
-# than composing fractions, and shrinks towards the simplest nodes first.
-NODE_POOL: tuple[QQi, ...] = tuple(
-    QQi(Fraction(a), Fraction(b)) for a, b in
-    [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (Fraction(1, 2), 0), (Fraction(-1, 2), 0),
-     (0, Fraction(1, 2)), (0, Fraction(-1, 2)), (Fraction(1, 2), Fraction(1, 2)),
-     (Fraction(1, 2), Fraction(-1, 2)), (Fraction(-1, 2), Fraction(1, 2)),
-     (Fraction(-1, 2), Fraction(-1, 2)), (Fraction(3, 5), Fraction(4, 5)),
-     (Fraction(3, 5), Fraction(-4, 5)), (Fraction(-3, 5), Fraction(4, 5)),
-     (Fraction(1, 3), 0), (Fraction(-1, 3), 0), (0, Fraction(1, 3)), (0, Fraction(-1, 3)),
-     (Fraction(1, 4), Fraction(3, 4)), (Fraction(-3, 4), Fraction(1, 4)),
-     (Fraction(9, 10), 0), (0, Fraction(9, 10))])
+# A pool of exact nodes in the closed unit disk (0, ±1, ±i, the points of modulus 1/2 and 1/3 on
+# the axes, (±1 ± i)/2, Pythagorean points (3 ± 4i)/5 of modulus 1, and a few others): drawing from
+# a fixed pool is much cheaper than composing fractions, and shrinks towards the simplest nodes.
+_H, _T = Fraction(1, 2), Fraction(1, 3)
+_POOL_PARTS: list[tuple[Fraction | int, Fraction | int]] = [
+    (0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (_H, 0), (-_H, 0), (0, _H), (0, -_H),
+    (_H, _H), (_H, -_H), (-_H, _H), (-_H, -_H),
+    (Fraction(3, 5), Fraction(4, 5)), (Fraction(3, 5), Fraction(-4, 5)),
+    (Fraction(-3, 5), Fraction(4, 5)), (_T, 0), (-_T, 0), (0, _T), (0, -_T),
+    (Fraction(1, 4), Fraction(3, 4)), (Fraction(-3, 4), Fraction(1, 4)),
+    (Fraction(9, 10), 0), (0, Fraction(9, 10))]
+NODE_POOL: tuple[QQi, ...] = tuple(QQi(Fraction(a), Fraction(b)) for a, b in _POOL_PARTS)
 
 
+@functools.cache
 def pool_nodes(count: int) -> Any:
-    """``count`` distinct exact nodes from :data:`NODE_POOL`."""
+    """``count`` distinct exact nodes from :data:`NODE_POOL` (one strategy per count)."""
     from hypothesis import strategies as st
 
     return st.lists(st.sampled_from(NODE_POOL), min_size=count, max_size=count, unique=True)
 
 
+@functools.cache
+def int_range(lo: int, hi: int) -> Any:
+    """``st.integers(lo, hi)``, built once per range (strategy construction is not free)."""
+    from hypothesis import strategies as st
+
+    return st.integers(lo, hi)
+
+
 def p_length(default: int) -> Param:
+    """Sequence length L (App. B: u ∈ ℝ^{M×L}); a power of two for the Haar basis (App. E.2)."""
     return Param("L", default, "sequence length L (a power of two: Haar basis)", int,
                  check=lambda v: None if v >= 1 and not v & (v - 1) else
                  f"must be a power of two, got {v}")
 
 
 def p_count(default: int) -> Param:
+    """Number P of basis functions (Assumption A; §3.2)."""
     return Param("P", default, "number P of basis functions (sparsity)", int, check=at_least(1))
 
 
 def p_ks(default: str = "auto") -> Param:
+    """The steps k at which eq. 6 / eq. 22 / eq. 29 are checked."""
     return Param("ks", default, "steps k to check, comma-separated, or 'auto' (the first k with "
                  "rank Ψ_k = P, and L)", str)
 
 
+def p_exact_nodes(default: str = "ring") -> Param:
+    """Node family for the sparse claims: exact Gaussian-rational families only (the exact side
+    needs Ω_k over ℚ(i); roots of unity are algebraic)."""
+    return Param("nodes", default, "node family: ring (Lemma 6) or real", str,
+                 choices=("ring", "real"))
+
+
 def p_dims(default: int) -> Param:
+    """Input dimension M (Prop. 7)."""
     return Param("M", default, "input dimension M", int, check=at_least(1))
 
 
 def p_block(default: int) -> Param:
+    """Nodes per input dimension R, N = RM + 1 (App. B, eq. 15)."""
     return Param("R", default, "nodes per input dimension R (N = RM + 1)", int, check=at_least(1))
 
 
@@ -136,18 +157,22 @@ class SparseProblem:
 
     @property
     def dims(self) -> int:
+        """M."""
         return len(self.blocks)
 
     @property
     def length(self) -> int:
+        """L."""
         return len(self.basis[0][0])
 
     @property
     def count(self) -> int:
+        """P."""
         return len(self.alpha)
 
     @property
     def vandermonde_nodes(self) -> list[QQi]:
+        """Λ_1, …, Λ_M flattened (eq. 17 without λ₀)."""
         return [q for blk in self.blocks for q in blk]
 
     @property
@@ -180,7 +205,8 @@ def problem(ctx: Context, dims: int, per_dim: int) -> SparseProblem:
     if key not in ctx.cache:
         n = dims * per_dim + 1
         nodes = draw_nodes(ctx, n)
-        assert nodes.values is not None, "sparse claims need exact (ring or real) nodes"
+        if nodes.values is None:
+            raise ValueError("sparse claims need exact (ring or real) nodes")
         vals = nodes.values
         blocks = tuple(tuple(vals[1 + j * per_dim:1 + (j + 1) * per_dim]) for j in range(dims))
         length, count = int(ctx["L"]), int(ctx["P"])
@@ -189,7 +215,7 @@ def problem(ctx: Context, dims: int, per_dim: int) -> SparseProblem:
         ctx.cache[key] = SparseProblem(
             vals[0], blocks, basis, alpha,
             f"M={dims}, R={per_dim}, N={n}, L={length}, P={count} (Haar basis), {nodes.description}")
-    return ctx.cache[key]  # type: ignore[no-any-return]
+    return ctx.cache[key]
 
 
 def steps(ctx: Context, prob: SparseProblem) -> list[int]:
@@ -224,7 +250,7 @@ def omega_kappa(ctx: Context, prob: SparseProblem, k: int) -> KappaBracket:
     key = ("omega-kappa", prob, k)
     if key not in ctx.cache:
         ctx.cache[key] = kappa2(exact_matrix_builder(omega_rows(prob, k)))
-    return ctx.cache[key]  # type: ignore[no-any-return]
+    return ctx.cache[key]
 
 
 def psi_kappa(ctx: Context, prob: SparseProblem, k: int) -> KappaBracket:
@@ -233,7 +259,7 @@ def psi_kappa(ctx: Context, prob: SparseProblem, k: int) -> KappaBracket:
     if key not in ctx.cache:
         rows = [[QQi(v) for v in r] for r in prob.psi(k)]
         ctx.cache[key] = kappa2(exact_matrix_builder(rows))
-    return ctx.cache[key]  # type: ignore[no-any-return]
+    return ctx.cache[key]
 
 
 def sum_condition(prob: SparseProblem, k: int) -> mpmath.mpf:
@@ -245,7 +271,7 @@ def sum_condition(prob: SparseProblem, k: int) -> mpmath.mpf:
     ctx = mpmath.MPContext()
     ctx.prec = 128
     u = prob.u()
-    nodes = [prob.lam0] + prob.vandermonde_nodes
+    nodes = [prob.lam0, *prob.vandermonde_nodes]
     feed: list[int | None] = [None] + [j for j, b in enumerate(prob.blocks) for _ in b]
     num = den = ctx.mpf(0)
     for lam_q, j in zip(nodes, feed, strict=True):

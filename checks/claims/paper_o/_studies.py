@@ -32,9 +32,18 @@ _OUTCOME = {"pass": Outcome.PASS, "fail": Outcome.FAIL, "inconclusive": Outcome.
 
 
 # ---- parameters -----------------------------------------------------------------------------------
+class Listed(tuple):
+    """A list parameter's value: a tuple that prints as its ``--param`` text ("0,9/10,99/100")."""
+
+    def __str__(self) -> str:
+        return ",".join(str(v) for v in self)
+
+    __repr__ = __str__
+
+
 def parse_ints(text: str) -> tuple[int, ...]:
     """'16,24,32' → (16, 24, 32)."""
-    vals = tuple(int(t) for t in str(text).replace(" ", "").split(",") if t)
+    vals = Listed(int(t) for t in str(text).replace(" ", "").split(",") if t)
     if not vals:
         raise ValueError("empty list")
     return vals
@@ -42,7 +51,7 @@ def parse_ints(text: str) -> tuple[int, ...]:
 
 def parse_fractions(text: str) -> tuple[Fraction, ...]:
     """'0,1/2,0.9' → (0, 1/2, 9/10), exactly."""
-    vals = tuple(parse_fraction(t) for t in str(text).replace(" ", "").split(",") if t)
+    vals = Listed(parse_fraction(t) for t in str(text).replace(" ", "").split(",") if t)
     if not vals:
         raise ValueError("empty list")
     return vals
@@ -50,13 +59,13 @@ def parse_fractions(text: str) -> tuple[Fraction, ...]:
 
 def ints_param(name: str, default: tuple[int, ...], help: str, lo: int = 1) -> Param:
     """A comma-separated list of integers ≥ lo."""
-    return Param(name, default, help, parse_ints,
+    return Param(name, Listed(default), help, parse_ints,
                  check=lambda v: None if all(x >= lo for x in v) else f"entries must be ≥ {lo}")
 
 
 def radii_param(name: str, default: tuple[Fraction, ...], help: str) -> Param:
     """A comma-separated list of radii in [0, 1]."""
-    return Param(name, default, help, parse_fractions,
+    return Param(name, Listed(default), help, parse_fractions,
                  check=lambda v: None if all(0 <= x <= 1 for x in v) else "radii must lie in [0, 1]")
 
 
@@ -71,7 +80,8 @@ def cached_study(ctx: Context, make: Callable[[], Study]) -> Study:
         t0 = time.perf_counter()
         ctx.cache["study"] = make()
         ctx.cache["study_seconds"] = time.perf_counter() - t0
-    return ctx.cache["study"]  # type: ignore[no-any-return]
+    study: Study = ctx.cache["study"]
+    return study
 
 
 def transpose(backend: AbstractBackend, a: Any) -> Any:
@@ -122,7 +132,7 @@ def trend_evidence(backend: AbstractBackend, rows: Sequence[Row], check: str, fa
     test = trend_test(rows, factor, response, direction, strata_by, ALPHA)
     return Evidence(check=check, kind="statistical", backend=backend.name,
                     outcome=_OUTCOME[test.outcome], instances=len(rows),
-                    tolerance=f"α = {ALPHA} (one-sided; Bonferroni over strata for rejections)",
+                    tolerance=f"α = {ALPHA} one-sided in every stratum (Bonferroni for rejections)",
                     tolerance_source="stratified Kendall τ test (recmem.numerics.studies)",
                     message=test.reason, seconds=time.perf_counter() - t0,
                     data={"test": test.to_dict(),

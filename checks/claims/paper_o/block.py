@@ -22,7 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
-from recmem.checks.claims.paper_o._common import p_nodes, p_rmax, p_rmin, proof_evidence
+from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence
@@ -48,7 +48,7 @@ def _problem(ctx: Context) -> sp.SparseProblem:
 
 def _params() -> tuple[Any, ...]:
     return (sp.p_dims(2), sp.p_block(3), sp.p_length(16), sp.p_count(4), sp.p_ks(),
-            p_nodes("ring"), p_rmin(), p_rmax())
+            sp.p_exact_nodes(), p_rmin(), p_rmax())
 
 
 # ---- numeric sides --------------------------------------------------------------------------
@@ -56,7 +56,7 @@ def _params() -> tuple[Any, ...]:
 
 def _state_native(b: AbstractBackend, prob: sp.SparseProblem) -> Any:
     """States x_1…x_L of x_k = Λx_{k−1} + Bũ_k in the backend (B of eq. 15, ũ of eq. 13)."""
-    nodes = b.vector([prob.lam0] + prob.vandermonde_nodes)
+    nodes = b.vector([prob.lam0, *prob.vandermonde_nodes])
     drive = b.matmul(b.matrix(sp.b_matrix(prob)), b.matrix(sp.encoded_input(prob)))
     return b.recurrence(nodes, drive)
 
@@ -65,10 +65,9 @@ def _displayed_native(b: AbstractBackend, prob: sp.SparseProblem, k: int, litera
     """Eq. 16's right-hand side in the backend: (Σλ₀^i; V_{k,1}u_{1,1:k}; …) — or, for the
     literal reading Ṽ_k = diag(1, V_k), first entry 1."""
     n = prob.rows + 1
-    if literal:
-        first = b.matrix([[sp.ONE]])
-    else:
-        first = b.row_sums(b.vandermonde(b.vector([prob.lam0]), k))  # Σ_{i<k} λ₀^i
+    # Σ_{i<k} λ₀^i as the row sum of λ₀'s Vandermonde row (or 1 for the literal reading)
+    first = (b.matrix([[sp.ONE]]) if literal
+             else b.row_sums(b.vandermonde(b.vector([prob.lam0]), k)))
     out = b.matmul(b.matrix(sp.embedding(n, 1, 0)), first)
     u = prob.u()
     off = 1
@@ -176,26 +175,29 @@ def symbolic_corrected(ctx: Context) -> list[Evidence]:
 # fixed pool of exact Gaussian rationals (a counterexample must fail for every node choice anyway).
 _ENTRY = st.integers(-2, 2).map(Fraction)
 _NODE = st.sampled_from(sp.NODE_POOL)
+_DIMS = st.sampled_from((2, 1))
+_BOOL = st.booleans()
 
 
 @st.composite
 def instances(draw: Any, focus: bool = False) -> dict[str, Any]:
-    """Prop. 7 instances: M ≤ 2, R ≤ 3, RM > P, P ≤ 5, k ≤ 4, exact distinct nodes, exact integer
-    α, any exact integer basis (an input dimension may carry no basis function: ``active``).
+    """Prop. 7 instances: M ≤ 2, R ≤ 3, P ≤ 3 with RM > P, k ≤ 4, exact distinct nodes, exact
+    integer α, any exact integer basis (an input dimension may carry no basis function:
+    ``active``).
 
-    ``focus``: only M = 2 and R < P < RM, the part of the domain where a certified counterexample
-    can exist at all. Elsewhere (M = 1, or P ≤ R) rank Ψ_k = P already gives rank Ω_k = P for
-    almost every node draw (theory/sparse.py, "Generic rank"), so the search budget goes here.
+    ``focus``: only the part of this domain where a certified counterexample can exist at all,
+    M = 2 and R < P < RM, i.e. (M, R, P) = (2, 2, 3). Elsewhere (M = 1, or P ≤ R) rank Ψ_k = P
+    already gives rank Ω_k = P for almost every node draw (theory/sparse.py, "Generic rank"), so
+    the search budget goes here.
     """
     if focus:
-        m, r = 2, draw(st.integers(2, 3))
-        p = draw(st.integers(r + 1, min(5, r * m - 1)))
+        m, r, p = 2, 2, 3
     else:
-        m = draw(st.sampled_from((2, 1)))
-        r = draw(st.integers(2 if m == 1 else 1, 3))
-        p = draw(st.integers(1, min(5, r * m - 1)))
-    k = draw(st.integers(1, 4))
-    active = [draw(st.booleans()) for _ in range(m)]
+        m = draw(_DIMS)
+        r = draw(sp.int_range(2 if m == 1 else 1, 3))
+        p = draw(sp.int_range(1, min(3, r * m - 1)))
+    k = draw(sp.int_range(1, 4))
+    active = [draw(_BOOL) for _ in range(m)]
     if not any(active):
         active[0] = True
     basis = [[[draw(_ENTRY) if active[j] else Fraction(0) for _ in range(k)] for j in range(m)]
@@ -270,9 +272,9 @@ def holds_corrected(inst: dict[str, Any], ctx: Context) -> Instance:
 @st.composite
 def literal_instances(draw: Any) -> dict[str, Any]:
     """λ₀ in the closed unit disk (|λ₀| ≤ 1, App. B), k ≤ 4, M ≤ 2, R ≤ 2, exact u."""
-    m = draw(st.integers(1, 2))
-    r = draw(st.integers(1, 2))
-    k = draw(st.integers(1, 4))
+    m = draw(sp.int_range(1, 2))
+    r = draw(sp.int_range(1, 2))
+    k = draw(sp.int_range(1, 4))
     nodes = [draw(_NODE) for _ in range(r * m + 1)]
     u = [[draw(_ENTRY) for _ in range(k)] for _ in range(m)]
     return {"M": m, "R": r, "k": k, "lambda0": nodes[0],

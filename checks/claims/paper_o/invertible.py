@@ -245,6 +245,13 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                     seconds=time.perf_counter() - t0)]
 
 
+def validate(values: Any) -> str | None:
+    """Joint parameter check: Lemma 6 needs r_min ≤ r_max."""
+    if values["r_min"] > values["r_max"]:
+        return f"Lemma 6 needs r_min ≤ r_max, got r_min = {values['r_min']} > {values['r_max']}"
+    return None
+
+
 def _params(corrected: bool) -> tuple[Param, ...]:
     r_max = (Param("r_max", Fraction(1), "outer radius of the ring (0 < r_max ≤ 1)",
                    p_rmax().parse, check=_positive_unit) if corrected else p_rmax())
@@ -272,6 +279,7 @@ CLAIMS = [
         numeric=numeric,
         strategy=lambda ctx: _domain(ctx, positive_rmax=False),
         holds=holds,
+        validate=validate,
         notes="Defaults draw from the unit disk T(0, 1) as §3.1 suggests; the failure is the "
               "corner r_min = r_max = 0 of Lemma 6's domain (try --param r_min=0 --param r_max=0 "
               "--param N=2).",
@@ -290,6 +298,7 @@ CLAIMS = [
         numeric=numeric,
         strategy=lambda ctx: _domain(ctx, positive_rmax=True),
         holds=holds,
+        validate=validate,
         corrects="O.invertible",
         notes="r_max > 0 excludes the only atom of Lemma 6's law (λ = 0 at r_min = r_max = 0).",
     ),

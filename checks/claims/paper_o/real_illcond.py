@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_o._studies import (
+    Listed,
     cached_study,
     distance_to_bracket,
     fmt_list,
@@ -34,7 +35,7 @@ from recmem.numerics.studies import REAL_FAMILIES, Row, Study, loglinear_fit, re
 
 
 def _parse_families(text: str) -> tuple[str, ...]:
-    vals = tuple(t for t in str(text).replace(" ", "").split(",") if t)
+    vals = Listed(t for t in str(text).replace(" ", "").split(",") if t)
     bad = [v for v in vals if v not in REAL_FAMILIES]
     if bad or not vals:
         raise ValueError(f"families must be among {', '.join(REAL_FAMILIES)}, got {text!r}")
@@ -187,7 +188,7 @@ CLAIMS = [
         uses=("O.vandermonde-form", "O.det"),
         params=(
             ints_param("Ns", (4, 8, 12, 16, 20, 24, 28, 32), "sizes N of the study (k = N)", lo=2),
-            Param("families", REAL_FAMILIES, "real node families in [−1, 1]: "
+            Param("families", Listed(REAL_FAMILIES), "real node families in [−1, 1]: "
                   + ", ".join(REAL_FAMILIES), _parse_families),
             Param("draws", 1, "draws per (family, N) (only the random family varies)", int,
                   check=at_least(1)),

@@ -6,7 +6,7 @@ same exact dyadic draws (u₁, u₂); the values are compared with a high-precis
 (condition-scaled, or by enclosure for ball arithmetic), and the backend's sample is tested for
 uniformity (KS tests of |λ|² and θ, and a χ² test of the joint law on an equal-area grid).
 
-Also home of :func:`lemma6_backend` and :func:`native_vector`, shared with O.invertible.
+Helper usable by other claims: :func:`lemma6_backend` (Lemma 6 in any backend's arithmetic).
 """
 
 from __future__ import annotations
@@ -23,36 +23,14 @@ from recmem.checks.numeric import identity_check
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.exact import QQi
-from recmem.numerics.nodes import lemma6_node, uniform_draws
+from recmem.numerics.nodes import uniform_draws
+from recmem.theory.ring import lemma6_argument
 
 # Declared significance of every statistical test of this claim (fixed before looking at data).
 ALPHA = 1e-3
 # Rounded operations per node in lemma6_backend: conversions of u₁, r_min, r_max, two squares, a
 # subtraction, a product and a sum, then log, exp, cis and one complex product; the n of c·n·κ·u.
 OPS_PER_NODE = 8
-
-
-def native_vector(backend: AbstractBackend, scalars: Sequence[Any]) -> Any:
-    """A native column vector from native scalars.
-
-    AbstractBackend can build vectors only from exact values; code that computes entries inside a
-    backend (Lemma 6 here) needs this missing constructor, so it dispatches on the kind.
-    """
-    kind = backend.spec.kind
-    if kind == "mpmath":
-        return backend.ctx.matrix([[x] for x in scalars])  # type: ignore[attr-defined]
-    if kind == "flint":
-        import flint
-
-        return flint.acb_mat([[flint.acb(x)] for x in scalars])
-    if kind == "numpy":
-        import numpy as np
-
-        return np.array(list(scalars), dtype=backend.cdtype)  # type: ignore[attr-defined]
-    if kind == "torch":
-        torch = backend.torch  # type: ignore[attr-defined]
-        return torch.stack([torch.as_tensor(x) for x in scalars]).to(backend.cdtype)  # type: ignore[attr-defined]
-    raise ValueError(f"no native vectors for {backend.name}")
 
 
 def lemma6_backend(backend: AbstractBackend, u1s: Sequence[Fraction], u2s: Sequence[Fraction],
@@ -81,34 +59,46 @@ def lemma6_backend(backend: AbstractBackend, u1s: Sequence[Fraction], u2s: Seque
         return out
 
 
-def mpf_to_fraction(x: mpmath.mpf) -> Fraction:
-    """A finite mpmath number as the exact dyadic rational it is (no rounding: no mpf() re-wrap,
-    which would round to the global 53-bit context)."""
-    if not mpmath.isfinite(x):
-        raise ValueError(f"not a finite number: {x}")
-    sign, man, exp, _ = x._mpf_
-    return (-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(exp)
-
-
 def draws(ctx: Context) -> tuple[list[Fraction], list[Fraction]]:
     """The claim's exact draws (u₁, u₂), paired as in numerics.nodes.ring (cached per context)."""
     if "ring_draws" not in ctx.cache:
         n = int(ctx["samples"])
         u = uniform_draws(ctx.seed, 2 * n)
         ctx.cache["ring_draws"] = (u[0::2], u[1::2])
-    return ctx.cache["ring_draws"]  # type: ignore[no-any-return]
+    return ctx.cache["ring_draws"]
 
 
-def reference(ctx: Context, bits: int) -> list[mpmath.mpc]:
-    """Lemma 6 at ``bits`` bits in mpmath (numerics.nodes.lemma6_node), cached per precision."""
+def reference(ctx: Context, bits: int) -> list[QQi]:
+    """Lemma 6 as printed, λ = exp(−ν + iθ) with θ = 2πu₂, in flint balls at ``bits`` bits.
+
+    The same formula as numerics.nodes.lemma6_node (exp of the complex exponent, π from arb), but
+    in ball arithmetic, which is about ten times faster than mpmath here; the ball midpoints are
+    returned as exact dyadics (their radius, ~2^-bits relative, is far below any float tolerance).
+    Cached per precision.
+    """
+    import flint
+
     key = f"ring_ref_{bits}"
     if key not in ctx.cache:
-        mp = mpmath.MPContext()
-        mp.prec = bits
         u1s, u2s = draws(ctx)
-        ctx.cache[key] = [lemma6_node(a, b, ctx["r_min"], ctx["r_max"], mp)
-                          for a, b in zip(u1s, u2s, strict=True)]
-    return ctx.cache[key]  # type: ignore[no-any-return]
+        out = []
+        with flint.ctx.workprec(bits):
+            for u1, u2 in zip(u1s, u2s, strict=True):
+                a = lemma6_argument(u1, ctx["r_min"], ctx["r_max"])  # exact
+                if a == 0:
+                    out.append(QQi(Fraction(0)))  # ν = +∞: exp(−∞) = 0
+                    continue
+                nu = -flint.arb(flint.fmpq(a.numerator, a.denominator)).log() / 2
+                theta = 2 * flint.arb.pi() * flint.arb(flint.fmpq(u2.numerator, u2.denominator))
+                lam = flint.acb(-nu, theta).exp()
+                out.append(QQi(_arb_mid(lam.real), _arb_mid(lam.imag)))
+        ctx.cache[key] = out
+    return ctx.cache[key]
+
+
+def _arb_mid(x: Any) -> Fraction:
+    man, exp = x.mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 def kappa(ctx: Context) -> mpmath.mpf:
@@ -121,12 +111,14 @@ def kappa(ctx: Context) -> mpmath.mpf:
     grows only near u₁ → 0 with r_min = 0 (ν → +∞).
     """
     if "ring_kappa" not in ctx.cache:
+        # |ν| = ½|log a| with a = u₁(r_max² − r_min²) + r_min² exact: κ needs only a few digits.
         worst = mpmath.mpf(0)
-        for lam in reference(ctx, 128):
-            if lam != 0:
-                worst = max(worst, abs(mpmath.log(abs(lam))))
+        for u1 in draws(ctx)[0]:
+            a = lemma6_argument(u1, ctx["r_min"], ctx["r_max"])
+            if a != 0:
+                worst = max(worst, abs(mpmath.log(mpmath.mpf(a.numerator) / a.denominator)) / 2)
         ctx.cache["ring_kappa"] = 1 + worst
-    return ctx.cache["ring_kappa"]  # type: ignore[no-any-return]
+    return ctx.cache["ring_kappa"]
 
 
 def _reference_in(backend: AbstractBackend, ctx: Context) -> Any:
@@ -136,9 +128,8 @@ def _reference_in(backend: AbstractBackend, ctx: Context) -> Any:
         hi = make_backend(BackendSpec("flint", bits=2 * backend.precision_bits))
         with hi.activate():
             vals = lemma6_backend(hi, u1s, u2s, ctx["r_min"], ctx["r_max"])
-            return native_vector(hi, vals)
-    ref = reference(ctx, max(128, backend.precision_bits + 64))
-    return backend.vector([QQi(mpf_to_fraction(z.real), mpf_to_fraction(z.imag)) for z in ref])
+            return hi.vector_of(vals)
+    return backend.vector(reference(ctx, max(128, backend.precision_bits + 64)))
 
 
 def _values(backend: AbstractBackend, vec: Any) -> list[complex]:
@@ -229,7 +220,7 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     lam_cache: dict[int, Any] = {}
 
     def compute(b: AbstractBackend) -> tuple[Any, Any]:
-        lam = native_vector(b, lemma6_backend(b, u1s, u2s, r_min, r_max))
+        lam = b.vector_of(lemma6_backend(b, u1s, u2s, r_min, r_max))
         lam_cache[b.precision_bits] = lam
         return lam, _reference_in(b, ctx)
 
@@ -238,6 +229,13 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                          kappa=k, n=OPS_PER_NODE, instances=len(u1s))
     lam = lam_cache[backend.precision_bits]
     return [acc, *statistics(backend.name, _values(backend, lam), r_min, r_max)]
+
+
+def validate(values: Any) -> str | None:
+    """Joint parameter check: Lemma 6 needs r_min ≤ r_max."""
+    if values["r_min"] > values["r_max"]:
+        return f"Lemma 6 needs r_min ≤ r_max, got r_min = {values['r_min']} > {values['r_max']}"
+    return None
 
 
 CLAIMS = [
@@ -260,6 +258,7 @@ CLAIMS = [
                       check=at_least(2))),
         symbolic=symbolic,
         numeric=numeric,
+        validate=validate,
         notes="log is the natural logarithm (λ = exp(−ν + iθ)). Degenerate corners: r_min = r_max "
               "gives the uniform law on a circle, r_min = r_max = 0 the point 0 (ν = +∞).",
     ),

@@ -14,14 +14,15 @@ from typing import Any
 from hypothesis import strategies as st
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
-from recmem.checks.claims.paper_o._common import p_n, p_nodes, p_rmax, p_rmin, proof_evidence
+from recmem.checks.claims.paper_o._common import p_n, p_rmax, p_rmin, proof_evidence
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
 
-QUOTE = ("x̃_k = V_k u_{1:k} = V_k · Ψ_k · α^{u_{1:k}} =: Ω_k α^{u_{1:k}}, (6) where Ω_k ∈ ℂ^{N−1×P}. "
+QUOTE = ("x̃_k = V_k u_{1:k} = \\underbrace{V_k · Ψ_k}_{Ω_k} · α^{u_{1:k}}, (6) where "
+         "Ω_k ∈ ℂ^{N−1×P}. "
          "Under the assumption that Ω_k has column rank greater than row rank, i.e. we need "
          "N > P + 1, we are able to solve the system for α^{u_{1:k}}. … Ω_k = V_k Ψ_k, such that "
          "x_k = Ω_k α^{u,k}. (21) … α^{u,k} = Ω_k^+ x_k. (22)")
@@ -122,7 +123,7 @@ CLAIMS = [
                   "certified from the exact Ω_k (floats)",
         uses=("O.vandermonde-form", "O.reconstruct"),
         params=(p_n(12, "state size N including the timestamp channel (N − 1 Vandermonde rows)"),
-                sp.p_length(32), sp.p_count(4), sp.p_ks(), p_nodes("ring"), p_rmin(), p_rmax()),
+                sp.p_length(32), sp.p_count(4), sp.p_ks(), sp.p_exact_nodes(), p_rmin(), p_rmax()),
         symbolic=symbolic,
         numeric=numeric,
         strategy=lambda ctx: instances(),
