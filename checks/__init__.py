@@ -20,6 +20,7 @@ from recmem.checks.registry import all_claims, get
 from recmem.checks.runner import UsageError, verify
 from recmem.checks.verdict import Evidence, Outcome, Verdict
 
+
 def list_claims(paper: str | None = None) -> list[Claim]:
     """Registered claims, optionally of one paper (``"O"`` or ``"W"``)."""
     return [c for c in all_claims().values() if paper is None or c.paper == paper]

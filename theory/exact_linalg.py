@@ -67,10 +67,22 @@ def product_of_differences(nodes: Sequence[QQi]) -> Any:
     return p
 
 
-def pinv_apply(a: Any, b: Any) -> Any:
-    """a⁺b exactly, for ``a`` of full column rank: (aᴴa)⁻¹ aᴴ b."""
-    ah = conj_transpose(a)
-    return (ah * a).inv() * (ah * b)
+def pinv_apply(a: Any, b: Any) -> Any | None:
+    """a⁺b exactly over ℚ(i), or None when ``a`` lacks full column rank (O eq. 5, eq. 22).
+
+    Full column rank makes aᴴa invertible and a⁺ = (aᴴa)⁻¹aᴴ; a square ``a`` is then invertible
+    and a⁺ = a⁻¹, solved directly. A singular system raises in the exact LU, which is the exact
+    certificate of rank deficiency.
+    """
+    from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
+
+    try:
+        if a.shape[0] == a.shape[1]:
+            return a.lu_solve(b)
+        ah = conj_transpose(a)
+        return (ah * a).lu_solve(ah * b)
+    except DMNonInvertibleMatrixError:
+        return None
 
 
 def conj_transpose(a: Any) -> Any:

@@ -14,41 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from recmem.numerics.exact import QQi
+from recmem.theory.exact_linalg import pinv_apply
 from recmem.theory.proof import Proof
-
-
-def conj_transpose(a: Any) -> Any:
-    """Exact conjugate transpose of a ``DomainMatrix`` over ℚ(i).
-
-    (Work-around: ``recmem.theory.exact_linalg.conj_transpose`` calls ``QQ_I.conjugate``, which
-    SymPy 1.14's ``GaussianRationalField`` does not have; here each element a + bi is conjugated
-    from its parts.)
-    """
-    from sympy.polys.matrices import DomainMatrix
-
-    dom = a.domain
-    rows = a.to_list()
-    n, m = a.shape
-    return DomainMatrix([[dom(rows[i][j].x, -rows[i][j].y) for i in range(n)] for j in range(m)],
-                        (m, n), dom)
-
-
-def pinv_apply(a: Any, b: Any) -> Any | None:
-    """a⁺b exactly over ℚ(i) (O eq. 5's V_k⁺), or None when ``a`` lacks full column rank.
-
-    Full column rank makes aᴴa invertible and a⁺ = (aᴴa)⁻¹aᴴ; a square ``a`` is then invertible and
-    a⁺ = a⁻¹, solved directly (cheaper than forming the Gram matrix). A singular system raises
-    in the exact LU, which is the exact certificate of rank deficiency.
-    """
-    from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
-
-    try:
-        if a.shape[0] == a.shape[1]:
-            return a.lu_solve(b)
-        ah = conj_transpose(a)
-        return (ah * a).lu_solve(ah * b)
-    except DMNonInvertibleMatrixError:
-        return None
 
 
 def exact_reconstruction(nodes: Sequence[QQi], u: Sequence[QQi]) -> tuple[bool, dict[str, Any]]:

@@ -125,20 +125,6 @@ def geometric_sum(lam0: QQi, k: int) -> Any:
     return acc
 
 
-def conj_transpose(a: Any) -> Any:
-    """Exact conjugate transpose over ℚ(i).
-
-    (``exact_linalg.conj_transpose`` calls ``QQ_I.conjugate``, which SymPy 1.14's
-    ``GaussianRationalField`` lacks; here each a + bi is conjugated from its parts.)
-    """
-    from sympy.polys.matrices import DomainMatrix
-
-    dom, rows = a.domain, a.to_list()
-    n, m = a.shape
-    return DomainMatrix([[dom(rows[i][j].x, -rows[i][j].y) for i in range(n)] for j in range(m)],
-                        (m, n), dom)
-
-
 def moore_penrose(a: Any) -> Any | None:
     """Ω⁺ for a matrix of full column rank, certified by the four Penrose conditions; else None.
 
@@ -149,11 +135,11 @@ def moore_penrose(a: Any) -> Any | None:
     _n, p = a.shape
     if p == 0 or ex.rank(a) < p:
         return None
-    ah = conj_transpose(a)
+    ah = ex.conj_transpose(a)
     g = (ah * a).inv() * ah
     ag, ga = a * g, g * a
-    ok = (ag * a == a and ga * g == g and conj_transpose(ag) == ag
-          and conj_transpose(ga) == ga)
+    ok = (ag * a == a and ga * g == g and ex.conj_transpose(ag) == ag
+          and ex.conj_transpose(ga) == ga)
     if not ok:  # pragma: no cover - would mean a bug in the exact arithmetic
         raise AssertionError("Penrose conditions failed for (AᴴA)⁻¹Aᴴ")
     return g
@@ -170,15 +156,14 @@ def pinv_solve(a: Any, b: Any, full_rank: bool | None = None) -> Any | None:
         full_rank = p > 0 and ex.rank(a) == p
     if not full_rank:
         return None
-    ah = conj_transpose(a)
-    return (ah * a).lu_solve(ah * b)
+    return ex.pinv_apply(a, b)
 
 
 def in_row_space(a: Any, vec: Sequence[Any]) -> bool:
     """Whether the vector lies in the row space of ``a`` (= range of Aᴴ), i.e. A⁺A v = v."""
     from sympy.polys.matrices import DomainMatrix
 
-    ah = conj_transpose(a)
+    ah = ex.conj_transpose(a)
     aug = DomainMatrix([[*list(r), ex.element(_q(v))] for r, v in zip(ah.to_list(), vec,
                                                                         strict=True)],
                        (ah.shape[0], ah.shape[1] + 1), ex._dom())

@@ -11,6 +11,7 @@ from typing import Any
 import mpmath
 import numpy as np
 from recmem.checks.claim import Context, Param, at_least
+from recmem.checks.strategies import simple_gaussians, simple_rationals
 from recmem.numerics import nodes as nd
 from recmem.numerics.exact import QQi, to_mpc
 
@@ -122,33 +123,6 @@ def ones_drive(u: list[QQi], n: int) -> list[list[QQi]]:
 
 
 # ---- search strategies (exact values; shrink towards small sizes and simple numbers) --------
-
-SEARCH_DEN = 8
-
-
-def _simplicity(q: Fraction) -> tuple[int, Fraction, bool]:
-    return (q.denominator, abs(q), q < 0)
-
-
-def simple_rationals(max_den: int = SEARCH_DEN) -> list[Fraction]:
-    """The rationals p/q in [−1, 1] with q | max_den, simplest first (0, 1, −1, 1/2, −1/2, …).
-
-    Sampling from this fixed list is far cheaper than ``st.fractions`` (which dominated the
-    search time), and Hypothesis shrinks a sampled value towards the front of the list, so
-    shrunk counterexamples use the simplest numbers.
-    """
-    vals = {Fraction(p, max_den) for p in range(-max_den, max_den + 1)}
-    return sorted(vals, key=_simplicity)
-
-
-def simple_gaussians(max_den: int = SEARCH_DEN) -> list[QQi]:
-    """Gaussian rationals a + bi in the closed unit disk with a, b from :func:`simple_rationals`,
-    simplest first (0, 1, −1, i, −i, …)."""
-    reals = simple_rationals(max_den)
-    vals = [QQi(a, b) for a in reals for b in reals if a * a + b * b <= 1]
-    return sorted(vals, key=lambda z: (max(z.re.denominator, z.im.denominator), z.im != 0,
-                                       _simplicity(z.re), _simplicity(z.im)))
-
 
 def recurrence_instances(n_max: int = 3, m_max: int = 2, k_max: int = 5,
                          zero_based: bool = False) -> Any:
