@@ -149,6 +149,7 @@ class Claim:
     reading: str | None = None
     notes: str = ""
     validate: Callable[[Mapping[str, Any]], str | None] | None = None  # joint parameter check
+    decided_by: tuple[str, ...] | None = None  # evidence kinds that decide a study claim
 
     @property
     def paper(self) -> str:

@@ -166,8 +166,13 @@ def _verdict_table(report: Any) -> Any:
     for c in report.claims:
         style = VERDICT_STYLE.get(str(c.verdict), "")
         t.add_row(c.id, f"[{style}]{c.verdict}[/]", c.source["location"],
-                  ", ".join(c.arithmetics()), f"{c.seconds:.1f}")
+                  " ".join(_short(a) for a in c.arithmetics()), f"{c.seconds:.1f}")
     return t
+
+
+def _short(backend: str) -> str:
+    """A compact backend name for the verdict table."""
+    return "search" if backend.startswith("exact (Hypothesis") else backend
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -212,10 +217,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     con.print("summary: " + ", ".join(f"{n} {v}" for v, n in report.counts().items()))
     for c in report.claims:
         if str(c.verdict) == "INCONCLUSIVE":
-            need = [e.needed_bits for e in c.evidence if e.needed_bits and e.needed_bits > 0]
-            con.print(f"[yellow]{c.id}[/] is inconclusive at the precision used" + (
-                f"; the evidence needs about {max(need)} bits (try --backend mpmath@{max(need)})"
-                if need else ""))
+            from rich.markup import escape
+
+            open_checks = [e for e in c.evidence if str(e.outcome) == "inconclusive"]
+            need = [e.needed_bits for e in open_checks if e.needed_bits and e.needed_bits > 0
+                    and e.kind != "statistical"]
+            why = (f"about {max(need)} bits would resolve it (try --backend mpmath@{max(need)})"
+                   if need else "; ".join(dict.fromkeys(
+                       f"{e.check}: {e.message}"[:300] for e in open_checks))[:700])
+            con.print(f"[yellow]{c.id}[/] inconclusive: " + escape(why))
         if c.counterexample:
             from rich.markup import escape
 

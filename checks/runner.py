@@ -103,7 +103,7 @@ def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec]) -> Cl
                 return num(backend, ctx)
 
         evidence += _guard("numeric", name, numeric)
-    verdict = combine(evidence)
+    verdict = combine(evidence, claim.decided_by)
     return ClaimResult.from_claim(claim, verdict, evidence, ctx.params,
                                   counterexample_of(evidence), time.perf_counter() - t0)
 

@@ -50,8 +50,9 @@ _MEANINGS = {
     Verdict.VERIFIED: "a symbolic proof in the stated scope and every numeric check that ran agree",
     Verdict.CORROBORATED: "every numeric check that resolved the question agrees; no symbolic proof",
     Verdict.REFUTED: "a certified counterexample to the statement as printed (see counterexample)",
-    Verdict.INCONCLUSIVE: "the problem's conditioning exceeds what the working precision resolves; "
-    "rerun with the precision named in the evidence",
+    Verdict.INCONCLUSIVE: "the evidence does not resolve the claim: the problem's conditioning "
+    "exceeds what the working precision resolves (rerun with the precision named in the "
+    "evidence), or a deciding statistical test lacks the power to tell",
     Verdict.FAILED: "a check disagreed with the claim without a certified counterexample (a float "
     "residual beyond its condition-scaled tolerance, or a statistical test rejecting at its "
     "declared level): read the evidence",
@@ -89,8 +90,13 @@ class Evidence:
         return {k: v for k, v in d.items() if v not in (None, {}, "")}
 
 
-def combine(evidence: Iterable[Evidence]) -> Verdict:
-    """The claim's verdict from its checks' outcomes (ground rule 2)."""
+def combine(evidence: Iterable[Evidence], decided_by: Iterable[str] | None = None) -> Verdict:
+    """The claim's verdict from its checks' outcomes (ground rule 2).
+
+    ``decided_by`` names the evidence kinds that decide a claim whose statement is a conjunction
+    of observable trends (a study): then every deciding check must pass, and one inconclusive
+    deciding check leaves the claim INCONCLUSIVE whatever the supporting checks say.
+    """
     ev = list(evidence)
     outcomes = [e.outcome for e in ev]
     if Outcome.REFUTE in outcomes:
@@ -99,6 +105,13 @@ def combine(evidence: Iterable[Evidence]) -> Verdict:
         return Verdict.FAILED
     if Outcome.ERROR in outcomes:
         return Verdict.ERROR
+    if decided_by is not None:
+        kinds = set(decided_by)
+        deciding = [e for e in ev if e.kind in kinds and e.outcome is not Outcome.SKIPPED]
+        if not deciding:
+            return Verdict.SKIPPED
+        if any(e.outcome is Outcome.INCONCLUSIVE for e in deciding):
+            return Verdict.INCONCLUSIVE
     passed = [e for e in ev if e.outcome is Outcome.PASS]
     if not passed:
         return Verdict.INCONCLUSIVE if Outcome.INCONCLUSIVE in outcomes else Verdict.SKIPPED

@@ -432,6 +432,32 @@ def abs_product_fro(nodes: nd.Nodes, psi: Sequence[Sequence[QQi]]) -> mpmath.mpf
     return mpmath.mpf(float(np.linalg.norm(absv @ apsi)))
 
 
+def float_start_bits(a: Any, extra: int) -> int:
+    """A starting precision for :func:`sigma_bracket` from a float64 estimate of κ₂(a).
+
+    The Gram matrix needs about 2·log₂κ bits plus a margin (``extra``, ≈ 3 bits per column was
+    measured for flint's eig); the estimate only saves failed attempts and is never trusted as a
+    result. Beyond float64's reach (κ̂ > 1e13) start at 256 bits and let the doubling go on.
+    """
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        k = float(np.linalg.cond(a))
+    if not math.isfinite(k) or k > 1e13:
+        return 256
+    return max(64, 32 * math.ceil((2 * math.log2(max(k, 1.0)) + extra + 32) / 32))
+
+
+def _float_omega(nodes: nd.Nodes, psi: Sequence[Sequence[QQi]]) -> Any:
+    """Ω = V_L Ψ_L in float64 (real Ψ): only an estimate, to choose a starting precision."""
+    import numpy as np
+
+    assert nodes.values is not None
+    lam = np.array([complex(float(q.re), float(q.im)) for q in nodes.values])
+    p = np.array([[float(q.re) for q in row] for row in psi])
+    return np.vander(lam, len(psi)) @ p
+
+
 def _qf(q: QQi) -> Any:
     import flint
 
@@ -522,11 +548,15 @@ def sparse_study(length: int, ns: Sequence[int], ps: Sequence[int], r_mins: Sequ
         psi = psis[int(cell["P"])]
         row: Row = {**cell, "draw": d, "seed": seed_cd, "nodes": nodes, "psi": psi,
                     "abs_scale": abs_product_fro(nodes, psi)}
+        om = _float_omega(nodes, psi)  # only to choose the starting precision
+        extra = 3 * int(cell["P"])
         if reading == "hermitian":
-            sig = sigma_bracket(omega_builder(nodes, psi, "omega", psi_f[int(cell["P"])]))
+            sig = sigma_bracket(omega_builder(nodes, psi, "omega", psi_f[int(cell["P"])]),
+                                start_bits=float_start_bits(om, extra))
             kap = square_bracket(sig.kappa)
         else:
-            sig = sigma_bracket(omega_builder(nodes, psi, "transpose", psi_f[int(cell["P"])]))
+            sig = sigma_bracket(omega_builder(nodes, psi, "transpose", psi_f[int(cell["P"])]),
+                                start_bits=float_start_bits(om.T @ om, extra))
             kap = sig.kappa
         row.update({"sigma": sig, "kappa": kap, "log2_kappa": kap.log2})
         st.rows.append(row)

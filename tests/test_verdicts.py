@@ -28,6 +28,16 @@ def test_combine(outcomes, verdict) -> None:
     assert combine([ev(o, k) for k, o in outcomes]) is verdict
 
 
+def test_study_claims_are_decided_by_their_trend_tests() -> None:
+    support = [ev(Outcome.PASS), ev(Outcome.PASS, "numeric")]
+    trends = [ev(Outcome.PASS, "statistical"), ev(Outcome.INCONCLUSIVE, "statistical")]
+    assert combine(support + trends, ("statistical",)) is Verdict.INCONCLUSIVE
+    assert combine(support + trends) is Verdict.CORROBORATED  # what a non-study claim gets
+    assert combine(support + trends[:1], ("statistical",)) is Verdict.CORROBORATED
+    assert combine(support, ("statistical",)) is Verdict.SKIPPED
+    assert combine([*support, ev(Outcome.FAIL, "statistical")], ("statistical",)) is Verdict.FAILED
+
+
 def test_only_ok_verdicts_pass_the_exit_status() -> None:
     assert {v for v in Verdict if v.ok} == {Verdict.VERIFIED, Verdict.CORROBORATED}
     assert all(v.meaning for v in Verdict)

@@ -179,6 +179,7 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 CLAIMS = [
     Claim(
         id="O.ring-conditioning",
+        decided_by=("statistical",),
         title="Ring nodes: cond(V_L) and reconstruction error fall as r_min → 1 and N grows",
         statement="the average reconstruction error of u from x_L by V_L⁺ is decreasing both as a "
                   "function of the hidden state size N (N ≥ L) and of r_min (r_max = 1); the same "

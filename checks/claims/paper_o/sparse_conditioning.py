@@ -148,6 +148,7 @@ _NOTES = ("Default CPU-sized setting: L = 64, N ∈ {24, 40, 64}, P ∈ {4, 8, 1
 CLAIMS = [
     Claim(
         id="O.sparse-conditioning",
+        decided_by=("statistical",),
         title="cond(ΩᵀΩ) falls as N grows, as P falls and as r_min → 1 (literal Ωᵀ)",
         statement="log cond(ΩᵀΩ), Ω = V_L Ψ_L (Ωᵀ the plain transpose of the complex Ω), "
                   "decreases as N increases, as P decreases, and as r_min → 1",
@@ -161,6 +162,7 @@ CLAIMS = [
     ),
     Claim(
         id="O.sparse-conditioning.hermitian",
+        decided_by=("statistical",),
         title="cond(ΩᴴΩ) falls as N grows, as P falls and as r_min → 1 (Gram reading)",
         statement="log cond(ΩᴴΩ) = 2 log cond(Ω), Ω = V_L Ψ_L, decreases as N increases, as P "
                   "decreases, and as r_min → 1",
