@@ -339,3 +339,26 @@ def b_matrix(prob: SparseProblem) -> list[list[QQi]]:
 def encoded_input(prob: SparseProblem) -> list[list[QQi]]:
     """ũ ∈ ℝ^{H×L} of eq. 13: the constant feature 1 on top of u."""
     return [[ONE] * prob.length] + [[QQi(v) for v in row] for row in prob.u()]
+
+
+def recovery_checks(backend: AbstractBackend, ctx: Context, prob: SparseProblem) -> list[Any]:
+    """α̂ = Ω_k⁺x̃_k in ``backend`` (x̃_k from the recurrence) against the exact α, at every step
+    of :func:`steps` (O eq. 6 and eq. 22).
+
+    Ω_k and x̃_k are sums of k terms per input dimension (|λ| ≤ 1, ±1 basis: no cancellation to
+    amplify), and the least-squares solve of a consistent system is backward stable: the error
+    of α̂ is ≲ κ₂(Ω_k)·(kM + N − 1)·u (inner-product length plus row count), κ₂ certified.
+    """
+    from recmem.checks.numeric import identity_check
+
+    out = []
+    for k in steps(ctx, prob):
+        kappa = omega_kappa(ctx, prob, k)
+
+        def compute(b: AbstractBackend, k: int = k) -> tuple[Any, Any]:
+            x = b.columns(tilde_states(b, prob), k - 1, k)
+            return b.pinv_apply(omega_native(b, prob, k), x), b.matrix(column_of(prob.alpha))
+
+        out.append(identity_check(f"Ω_k⁺x̃_k = α at k={k}, {prob.description}", backend, compute,
+                                  kappa=kappa, n=prob.dims * k + prob.rows))
+    return out

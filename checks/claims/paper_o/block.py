@@ -98,20 +98,7 @@ def _state_checks(backend: AbstractBackend, ctx: Context, literal: bool) -> list
 
 
 def _recovery_checks(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    prob = _problem(ctx)
-    out = []
-    for k in sp.steps(ctx, prob):
-        kappa = sp.omega_kappa(ctx, prob, k)
-
-        def compute(b: AbstractBackend, k: int = k) -> tuple[Any, Any]:
-            x = b.columns(sp.tilde_states(b, prob), k - 1, k)
-            return (b.pinv_apply(sp.omega_native(b, prob, k), x),
-                    b.matrix(sp.column_of(prob.alpha)))
-
-        # as in O.sparse: backward-stable least squares on a consistent system, κ₂(Ω_k) certified
-        out.append(identity_check(f"Ω_k⁺x̃_k = α at k={k}, {prob.description}", backend, compute,
-                                  kappa=kappa, n=prob.dims * k + prob.rows))
-    return out
+    return sp.recovery_checks(backend, ctx, _problem(ctx))
 
 
 def numeric_printed(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
 from recmem.checks.claims.paper_o._common import p_n, p_rmax, p_rmin, proof_evidence
-from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence
 from recmem.numerics.backend import AbstractBackend
@@ -58,22 +57,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     """α̂ = Ω_k⁺x̃_k in the backend, x̃_k from the recurrence, against the exact α."""
     _check_sizes(ctx)
-    prob = _problem(ctx)
-    out = []
-    for k in sp.steps(ctx, prob):
-        kappa = sp.omega_kappa(ctx, prob, k)
-
-        def compute(b: AbstractBackend, k: int = k) -> tuple[Any, Any]:
-            x = b.columns(sp.tilde_states(b, prob), k - 1, k)
-            return (b.pinv_apply(sp.omega_native(b, prob, k), x),
-                    b.matrix(sp.column_of(prob.alpha)))
-
-        # Ω_k and x̃_k are sums of k terms (|λ| ≤ 1, ±1 basis: no cancellation to amplify), and the
-        # SVD-based least-squares solve of a consistent system is backward stable: the error of α̂
-        # is ≲ κ₂(Ω_k)·(k + N − 1)·u (the inner-product length plus the row count).
-        out.append(identity_check(f"Ω_k⁺x̃_k = α at k={k}, {prob.description}", backend, compute,
-                                  kappa=kappa, n=k + prob.rows))
-    return out
+    return sp.recovery_checks(backend, ctx, _problem(ctx))
 
 
 # Strategies built once: building them inside the composite costs more than judging an instance.
