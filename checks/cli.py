@@ -86,8 +86,9 @@ def _console(stderr: bool = False) -> Any:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from recmem.checks.registry import all_claims
     from rich.table import Table
+
+    from recmem.checks.registry import all_claims
 
     claims = [c for c in all_claims().values() if args.paper in (None, c.paper)]
     table = Table(title=f"{len(claims)} claims", show_lines=False)
@@ -109,10 +110,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
     from recmem.checks import store
     from recmem.checks.claim import CONVENTIONS
     from recmem.checks.registry import UnknownClaim, get
-    from rich.markup import escape
 
     try:
         c = get(args.claim_id)
@@ -176,9 +178,10 @@ def _short(backend: str) -> str:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     from recmem.checks import registry, store
     from recmem.checks.runner import UsageError, verify
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     try:
         params = _param_pairs(args.param)
@@ -243,10 +246,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
     from recmem.checks import fuzz
     from recmem.checks.registry import UnknownClaim
     from recmem.checks.runner import UsageError
-    from rich.markup import escape
 
     if args.examples < 1:
         return _usage(f"--examples must be at least 1, got {args.examples}")

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 import mpmath
+
 from recmem.checks import tolerance as tol
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
+
 from recmem.numerics.exact import QQi
 
 SEARCH_DEN = 8

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 import mpmath
+
 from recmem.checks.verdict import Outcome
 
 # Beyond a relative error bound of 1/2 the computed result carries no correct bit.

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.numerics.exact import QQi
 
 DEFAULT_BITS = 256

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import mpmath
+
 from recmem.numerics.exact import QQi
 from recmem.numerics.nodes import Nodes
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.exact import QQi
 

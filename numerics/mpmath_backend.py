@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi, to_mpc
 

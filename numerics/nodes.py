@@ -16,6 +16,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
+
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi, dyadic, dyadic_complex, to_sympy
 

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.numerics import nodes as nd
 from recmem.numerics.conditioning import MAX_BITS, KappaBracket, vandermonde_builder
 from recmem.numerics.exact import QQi, dyadic

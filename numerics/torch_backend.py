@@ -9,6 +9,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
+
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.exact import QQi
 

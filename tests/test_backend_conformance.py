@@ -12,6 +12,7 @@ import mpmath
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from recmem.checks.strategies import node_lists
 from recmem.numerics import nodes as nd
 from recmem.numerics.backend import BackendUnavailable, make_backend

@@ -14,6 +14,7 @@ import pytest
 from claim_helpers import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from recmem.checks.claim import Context
 from recmem.checks.claims.paper_o import _studies
 from recmem.checks.registry import get

@@ -12,6 +12,7 @@ import pytest
 from claim_helpers import outcomes, run
 from hypothesis import given
 from hypothesis import strategies as st
+
 from recmem.checks.claim import Context
 from recmem.checks.registry import get
 from recmem.checks.runner import UsageError

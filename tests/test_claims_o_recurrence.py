@@ -9,6 +9,7 @@ import mpmath
 import pytest
 from claim_helpers import outcomes, run
 from hypothesis import given, settings
+
 from recmem.checks.claim import Context
 from recmem.checks.claims.paper_o import roots_of_unity as roots_mod
 from recmem.checks.registry import get

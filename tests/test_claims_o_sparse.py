@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+
 from recmem.checks.claim import Claim, Context
 from recmem.checks.claims.paper_o import block, causal_fill, relaxation, sparse
 from recmem.checks.report import ClaimResult

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mpmath
 import pytest
+
 from recmem.checks import tolerance as tol
 from recmem.checks.verdict import Evidence, Outcome, Verdict, combine, counterexample_of
 

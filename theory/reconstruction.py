@@ -26,9 +26,10 @@ def exact_reconstruction(nodes: Sequence[QQi], u: Sequence[QQi]) -> tuple[bool, 
     the exact solve certifies (:func:`pinv_apply`). A rank deficient V_k (coincident nodes, or
     k > N) is outside the statement's hypotheses.
     """
+    from sympy.polys.matrices import DomainMatrix
+
     from recmem.theory import exact_linalg as ex
     from recmem.theory.recurrence import exact_states
-    from sympy.polys.matrices import DomainMatrix
 
     k = len(u)
     v = ex.vandermonde(nodes, k)

@@ -194,8 +194,9 @@ def omega_example() -> dict[str, Any]:
 
 def _mat_combo(weights: Weights, pinvs: dict[int, Any]) -> Any:
     """Σ w_j Ω_j⁺ exactly (zero matrix when every weight vanishes)."""
-    from recmem.theory import exact_linalg as ex
     from sympy.polys.matrices import DomainMatrix
+
+    from recmem.theory import exact_linalg as ex
 
     dom = ex._dom()
     shape = next(iter(pinvs.values())).shape

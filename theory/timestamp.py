@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.numerics.exact import QQi, abs2
 from recmem.theory.proof import Proof
 

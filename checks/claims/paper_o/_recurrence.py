@@ -10,6 +10,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
+
 from recmem.checks.claim import Context, Param, at_least
 from recmem.checks.strategies import simple_gaussians, simple_rationals
 from recmem.numerics import nodes as nd

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.checks.claim import Context, Param, at_least
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.conditioning import KappaBracket, exact_matrix_builder, kappa2

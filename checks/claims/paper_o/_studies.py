@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Context, Param, parse_fraction
 from recmem.checks.verdict import Evidence, Outcome

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
+
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
 from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import (

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
+
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_o._studies import (

@@ -20,6 +20,7 @@ from typing import Any
 
 import mpmath
 from hypothesis import strategies as st
+
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o import _sparse as sp

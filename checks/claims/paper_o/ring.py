@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence
 from recmem.checks.numeric import identity_check

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import mpmath
+
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import p_n, proof_evidence

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, parse_fraction
 from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.search import Instance
