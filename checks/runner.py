@@ -126,6 +126,8 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
         claims = registry.select(list(claim_ids) if claim_ids else None, paper)
     except registry.UnknownClaim as exc:
         raise UsageError(exc.args[0]) from None
+    if not claims:
+        raise UsageError(f"no registered claim matches (paper {paper}); `recmem list` shows them")
     from recmem.numerics.backend import SpecError
 
     try:
