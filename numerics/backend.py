@@ -227,6 +227,10 @@ class AbstractBackend(ABC):
         """A 1×1 native matrix holding a native scalar."""
 
     @abstractmethod
+    def transpose(self, a: Any) -> Any:
+        """The plain (not conjugated) transpose of a matrix."""
+
+    @abstractmethod
     def hadamard(self, a: Any, b: Any) -> Any:
         """Entrywise product of two matrices of one shape."""
 

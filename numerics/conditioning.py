@@ -46,14 +46,6 @@ class KappaBracket:
         return f"[{mpmath.nstr(self.lo, 3)}, {mpmath.nstr(self.hi, 3)}] (certified, {self.bits} bits)"
 
 
-def _gram_eigs(a: Any, bits: int) -> list[Any]:
-    import flint
-
-    with flint.ctx.workprec(bits):
-        g = a.conjugate().transpose() * a
-        return [e.real for e in g.eig(multiple=True)]
-
-
 def exact_matrix_builder(rows: Sequence[Sequence[QQi]]) -> Callable[[int], Any]:
     """A builder of the flint matrix of exact ``rows`` at any precision."""
 
@@ -79,37 +71,80 @@ def vandermonde_builder(nodes: Nodes, k: int) -> Callable[[int], Any]:
     return build
 
 
-def kappa2(build: Callable[[int], Any], *, start_bits: int = 128,
-           max_bits: int = MAX_BITS) -> KappaBracket:
-    """Certified bracket of κ₂ of the matrix that ``build(bits)`` returns as a flint ``acb_mat``.
+@dataclass(frozen=True)
+class SigmaBracket:
+    """Certified brackets (lo, hi) of σ_max, σ_min and ‖A‖_F of one matrix, with the bits used."""
 
-    The matrix is rebuilt from its exact description at every precision tried.
+    smax: tuple[mpmath.mpf, mpmath.mpf]
+    smin: tuple[mpmath.mpf, mpmath.mpf]
+    fro: tuple[mpmath.mpf, mpmath.mpf]
+    bits: int
+    certified: bool  # σ_min's ball excluded 0
+
+    @property
+    def kappa(self) -> KappaBracket:
+        """κ₂ = σ_max/σ_min as a bracket (upper end inf when σ_min was not separated from 0)."""
+        if not self.certified:
+            lo = self.smax[0] / self.smin[1] if self.smin[1] > 0 else mpmath.mpf(1)
+            return KappaBracket(max(lo, mpmath.mpf(1)), mpmath.inf, self.bits, False)
+        return KappaBracket(self.smax[0] / self.smin[1], self.smax[1] / self.smin[0], self.bits,
+                            True)
+
+    def fro_over_smin(self) -> mpmath.mpf:
+        """‖A‖_F/σ_min (upper end): the conditioning of entrywise rounding errors, ≤ √rank·κ₂."""
+        return self.fro[1] / self.smin[0] if self.certified else mpmath.inf
+
+
+def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
+                  max_bits: int = MAX_BITS) -> SigmaBracket:
+    """Certified σ_max, σ_min and ‖A‖_F of the matrix that ``build(bits)`` returns (an
+    ``acb_mat``), from Rump-certified eigenvalue balls of the Hermitian Gram matrix AᴴA.
+
+    The matrix is rebuilt from its exact description at every precision tried; the precision
+    doubles until the smallest eigenvalue's ball excludes 0 or ``max_bits`` would be passed.
+    ‖A‖_F² is the trace (the sum of the balls). Bounds are converted exactly from the balls and
+    rounded outwards in a context as precise as the balls.
     """
+    import flint
+
     from recmem.numerics.flint_backend import arb_to_mpf
 
     bits = start_bits
     while True:
-        ctx = mpmath.MPContext()
-        ctx.prec = bits  # the bracket keeps the eigenvalue balls' accuracy
         try:
-            eigs = _gram_eigs(build(bits), bits)
+            with flint.ctx.workprec(bits):
+                g = build(bits)
+                g = g.conjugate().transpose() * g
+                eigs = [e.real for e in g.eig(multiple=True)]
+                trace = sum(eigs, flint.arb(0))
         except (ValueError, ZeroDivisionError):
             eigs = []
-        if eigs:
-            mid = lambda e, c=ctx: arb_to_mpf(e.mid(), c)  # noqa: E731
-            rad = lambda e, c=ctx: arb_to_mpf(e.rad(), c)  # noqa: E731
-            smin_lo = min(mid(e) - rad(e) for e in eigs)
-            smin_hi = min(mid(e) + rad(e) for e in eigs)
-            smax_lo = max(mid(e) - rad(e) for e in eigs)
-            smax_hi = max(mid(e) + rad(e) for e in eigs)
-            if smin_lo > 0:
-                # outward rounding: the bracket stays valid after the context's own rounding
-                down, up = 1 - 4 * ctx.eps, 1 + 4 * ctx.eps
-                return KappaBracket(ctx.sqrt(smax_lo / smin_hi) * down,
-                                    ctx.sqrt(smax_hi / smin_lo) * up, bits, True)
-            if bits * 2 > max_bits:
-                lo = mpmath.sqrt(smax_lo / smin_hi) if smin_hi > 0 else mpmath.mpf(1)
-                return KappaBracket(max(lo, mpmath.mpf(1)), mpmath.inf, bits, False)
-        elif bits * 2 > max_bits:
-            return KappaBracket(mpmath.mpf(1), mpmath.inf, bits, False)
+        last = 2 * bits > max_bits
+        if eigs or last:
+            ctx = mpmath.MPContext()
+            ctx.prec = bits + 16
+            down, up = 1 - 4 * ctx.eps, 1 + 4 * ctx.eps
+
+            def ends(x: Any, c: Any = ctx, d: Any = down, u: Any = up) -> tuple[Any, Any]:
+                mid, rad = arb_to_mpf(x.mid(), c), arb_to_mpf(x.rad(), c)
+                return (max((mid - rad) * d, c.mpf(0)), (mid + rad) * u)
+
+            if not eigs:
+                z = (mpmath.mpf(0), mpmath.inf)
+                return SigmaBracket(z, z, z, bits, False)
+            balls = [ends(e) for e in eigs]
+            sq = lambda v, c=ctx: (c.sqrt(v[0]), c.sqrt(v[1]))  # noqa: E731
+            smax = sq((max(b[0] for b in balls), max(b[1] for b in balls)))
+            smin = sq((min(b[0] for b in balls), min(b[1] for b in balls)))
+            certified = all(
+                arb_to_mpf(e.mid(), ctx) - arb_to_mpf(e.rad(), ctx) > 0 for e in eigs)
+            if certified or last:
+                return SigmaBracket(smax, smin, sq(ends(trace)), bits, certified)
         bits *= 2
+
+
+def kappa2(build: Callable[[int], Any], *, start_bits: int = 128,
+           max_bits: int = MAX_BITS) -> KappaBracket:
+    """Certified bracket of κ₂ of the matrix that ``build(bits)`` returns as a flint ``acb_mat``
+    (see :func:`sigma_bracket`)."""
+    return sigma_bracket(build, start_bits=start_bits, max_bits=max_bits).kappa

@@ -116,6 +116,9 @@ class FlintBackend(AbstractBackend):
         with self.workprec():
             return flint.acb_mat([[flint.acb(x)]])
 
+    def transpose(self, a: Any) -> Any:
+        return a.transpose()
+
     def hadamard(self, a: Any, b: Any) -> Any:
         with self.workprec():
             return flint.acb_mat([[a[i, j] * b[i, j] for j in range(a.ncols())]

@@ -60,6 +60,9 @@ class MpmathBackend(AbstractBackend):
     def matrix_of_scalar(self, x: Any) -> mpmath.matrix:
         return self.ctx.matrix([[x]])
 
+    def transpose(self, a: Any) -> mpmath.matrix:
+        return a.T
+
     def hadamard(self, a: Any, b: Any) -> mpmath.matrix:
         return self.ctx.matrix([[a[i, j] * b[i, j] for j in range(a.cols)] for i in range(a.rows)])
 

@@ -66,6 +66,9 @@ class NumpyBackend(AbstractBackend):
     def matrix_of_scalar(self, x: Any) -> np.ndarray:
         return np.array([[x]], self.cdtype)
 
+    def transpose(self, a: Any) -> np.ndarray:
+        return np.asarray(a).T
+
     def hadamard(self, a: Any, b: Any) -> np.ndarray:
         return np.asarray(a) * np.asarray(b)
 

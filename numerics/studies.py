@@ -4,7 +4,7 @@ The machinery behind paper O's conditioning claims (§3.1 and App. E.1–E.2: O.
 O.ring-conditioning, O.sparse-conditioning) and reusable by a future ``recmem study`` command:
 
 - grids over factors with pinned, independent seeds per (cell, draw) (:func:`grid`, :func:`draw_seed`);
-- certified singular-value brackets of a matrix given by an exact builder (:func:`sigma_bracket`);
+- certified singular-value brackets (:func:`recmem.numerics.conditioning.sigma_bracket`);
 - per-cell distribution summaries (:func:`summarize`) and trend tests: Kendall's τ_b within strata
   combined into a stratified test (:func:`kendall`, :func:`trend_test`), and log-linear fits
   (:func:`loglinear_fit`);
@@ -26,7 +26,11 @@ from typing import Any
 import mpmath
 
 from recmem.numerics import nodes as nd
-from recmem.numerics.conditioning import MAX_BITS, KappaBracket, vandermonde_builder
+from recmem.numerics.conditioning import (
+    KappaBracket,
+    sigma_bracket,
+    vandermonde_builder,
+)
 from recmem.numerics.exact import QQi, dyadic
 
 Row = dict[str, Any]
@@ -63,75 +67,6 @@ def grid(factors: Mapping[str, Sequence[Any]], draws: int = 1,
 
 
 # ---- certified singular values ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class SigmaBracket:
-    """Certified brackets of σ_max, σ_min and ‖A‖_F of one matrix (from its Gram eigenvalues)."""
-
-    smax: tuple[mpmath.mpf, mpmath.mpf]
-    smin: tuple[mpmath.mpf, mpmath.mpf]
-    fro: tuple[mpmath.mpf, mpmath.mpf]
-    bits: int
-    certified: bool
-
-    @property
-    def kappa(self) -> KappaBracket:
-        """κ₂ = σ_max/σ_min as a certified bracket."""
-        if not self.certified:
-            return KappaBracket(max(self.smax[0] / self.smin[1], mpmath.mpf(1))
-                                if self.smin[1] > 0 else mpmath.mpf(1), mpmath.inf, self.bits, False)
-        return KappaBracket(self.smax[0] / self.smin[1], self.smax[1] / self.smin[0], self.bits,
-                            True)
-
-    def fro_over_smin(self) -> mpmath.mpf:
-        """‖A‖_F/σ_min (upper end): the conditioning of entrywise rounding errors, ≤ √rank·κ₂."""
-        return self.fro[1] / self.smin[0] if self.certified else mpmath.inf
-
-
-def _mpf(x: Any) -> mpmath.mpf:
-    man, exp = x.man_exp()
-    return mpmath.ldexp(mpmath.mpf(int(man)), int(exp))
-
-
-def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 64,
-                  max_bits: int = MAX_BITS) -> SigmaBracket:
-    """Certified σ_max, σ_min, ‖A‖_F of ``build(bits)`` (a python-flint ``acb_mat``).
-
-    As :func:`recmem.numerics.conditioning.kappa2`: certified eigenvalue enclosures of the
-    Hermitian Gram matrix AᴴA; the precision doubles until the smallest eigenvalue's ball excludes
-    0 (forming AᴴA squares κ, so about 2·log₂κ bits plus a margin are needed). ‖A‖_F² is the sum of
-    the eigenvalue balls (the trace).
-    """
-    import flint
-
-    bits = start_bits
-    while True:
-        try:
-            with flint.ctx.workprec(bits):
-                a = build(bits)
-                g = a.conjugate().transpose() * a
-                eigs = [e.real for e in g.eig(multiple=True)]
-                trace = sum(eigs, flint.arb(0))
-        except (ValueError, ZeroDivisionError):
-            eigs = []
-        if eigs:
-            lo = [_mpf(e.mid()) - _mpf(e.rad()) for e in eigs]
-            hi = [_mpf(e.mid()) + _mpf(e.rad()) for e in eigs]
-            f_lo = max(_mpf(trace.mid()) - _mpf(trace.rad()), mpmath.mpf(0))
-            f_hi = _mpf(trace.mid()) + _mpf(trace.rad())
-            sq = lambda v: mpmath.sqrt(max(v, mpmath.mpf(0)))  # noqa: E731
-            smax = (sq(max(lo)), sq(max(hi)))
-            smin = (sq(min(lo)), sq(min(hi)))
-            fro = (sq(f_lo), sq(f_hi))
-            if min(lo) > 0:
-                return SigmaBracket(smax, smin, fro, bits, True)
-            if 2 * bits > max_bits:
-                return SigmaBracket(smax, smin, fro, bits, False)
-        elif 2 * bits > max_bits:
-            z = (mpmath.mpf(0), mpmath.inf)
-            return SigmaBracket(z, z, z, bits, False)
-        bits *= 2
-
-
 def square_bracket(k: KappaBracket) -> KappaBracket:
     """κ₂(AᴴA) = κ₂(A)² (the singular values of AᴴA are σ_i²), as a bracket."""
     return KappaBracket(k.lo * k.lo, k.hi * k.hi, k.bits, k.certified)

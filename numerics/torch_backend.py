@@ -77,6 +77,9 @@ class TorchBackend(AbstractBackend):
     def matrix_of_scalar(self, x: Any) -> Any:
         return self.torch.as_tensor(x, dtype=self.cdtype, device=self.device).reshape(1, 1)
 
+    def transpose(self, a: Any) -> Any:
+        return a.T
+
     def hadamard(self, a: Any, b: Any) -> Any:
         return a * b
 

@@ -114,6 +114,13 @@ def test_pinv_apply_reconstructs(backend) -> None:
     del a_ex, x_ex
 
 
+def test_transpose_is_plain_not_conjugated(backend) -> None:
+    rows = [[QQi(Fraction(1), Fraction(2)), QQi(Fraction(3))]]
+    t = backend.to_mp(backend.transpose(backend.matrix(rows)), mpmath.mp)
+    assert backend.shape(backend.transpose(backend.matrix(rows))) == (2, 1)
+    assert t[0, 0] == mpmath.mpc(1, 2) and t[1, 0] == 3
+
+
 def test_svdvals_and_rank(backend) -> None:
     rows = [[QQi(Fraction(3)), QQi(Fraction(0))], [QQi(Fraction(0)), QQi(Fraction(-4))]]
     s = backend.svdvals(backend.matrix(rows))

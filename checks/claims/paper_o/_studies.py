@@ -85,17 +85,6 @@ def cached_study(ctx: Context, make: Callable[[], Study]) -> Study:
     return study
 
 
-def transpose(backend: AbstractBackend, a: Any) -> Any:
-    """The plain transpose of a native matrix.
-
-    AbstractBackend has no transpose; every native type has one (numpy/torch ``.T`` on 2-D,
-    mpmath ``.T``, flint ``.transpose()``). Workaround until the interface grows one.
-    """
-    if backend.spec.kind == "flint":
-        return a.transpose()
-    return a.T
-
-
 def distance_to_bracket(value: mpmath.mpf, k: KappaBracket) -> mpmath.mpf:
     """Relative distance of a computed κ from the certified bracket [lo, hi] (0 inside it)."""
     if not mpmath.isfinite(value):
@@ -204,8 +193,12 @@ def to_fraction(x: mpmath.mpf) -> Fraction:
 
 
 def kappa_of(svals: Sequence[mpmath.mpf]) -> mpmath.mpf:
-    """σ_max/σ_min from a backend's singular values (inf when σ_min is 0)."""
-    s = [mpmath.mpf(v) for v in svals]
+    """σ_max/σ_min from a backend's singular values (inf when σ_min is 0).
+
+    The values stay in the backend's own mpmath context: ``mpmath.mpf(v)`` would round an
+    mpmath@256 result to the global 53 bits.
+    """
+    s = list(svals)
     return s[0] / s[-1] if s and s[-1] > 0 else mpmath.inf
 
 

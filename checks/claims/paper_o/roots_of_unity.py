@@ -6,7 +6,6 @@ Scope: 1 ≤ k ≤ N (the section's standing N ≥ k). For k > N the columns of 
 
 from __future__ import annotations
 
-import functools
 import time
 from typing import Any
 
@@ -20,6 +19,7 @@ from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics import nodes as nd
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
+from recmem.numerics.conditioning import kappa2, vandermonde_builder
 
 # c of the c·n·κ·u policy, as in checks.numeric.identity_check
 C = 4.0
@@ -51,41 +51,9 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
 
 def _kappa_point(b: AbstractBackend, nodes: nd.Nodes, k: int) -> mpmath.mpf:
-    """κ₂(V_k) = σ_max/σ_min from the backend's own singular values.
-
-    ``svdvals`` hands its values back as ``mpmath.mpf`` of the *global* context, which rounds
-    them to ``mpmath.mp.prec`` (53 bits by default) and would cap an mpmath@256 check at float64
-    accuracy; the global precision is therefore raised around the call and the ratio.
-    """
-    with mpmath.workprec(b.precision_bits + 16):
-        s = b.svdvals(b.vandermonde(nodes.to(b), k))
-        return mpmath.mpf(s[0]) / mpmath.mpf(s[-1]) if s[-1] > 0 else mpmath.inf
-
-
-def _kappa_ball(b: AbstractBackend, nodes: nd.Nodes, k: int) -> tuple[Any, Any]:
-    """Certified enclosure [lo, hi] of κ₂(V_k) as arb numbers, from the eigenvalue balls of the
-    Hermitian Gram matrix V_kᴴV_k (flint, multiple eigenvalues allowed: here all equal N).
-
-    κ₂² = λ_max/λ_min lies in [max lower / min upper, max upper / min lower]; the bounds are
-    formed in arb, so they are rigorous. (``numerics.conditioning.kappa2`` rounds its bracket
-    through the 53-bit ``mpmath.mp`` context, too coarse to certify narrowness at 256 bits.)
-    Returns (lo, hi) arbs or (None, None) when λ_min is not separated from 0.
-    """
-    import flint
-
-    with flint.ctx.workprec(b.precision_bits):
-        v = b.vandermonde(nodes.to(b), k)
-        g = v.conjugate().transpose() * v
-        eigs = [e.real for e in g.eig(multiple=True)]
-        lowers = [e.lower() for e in eigs]
-        uppers = [e.upper() for e in eigs]
-        min_lo = functools.reduce(lambda a, c: a.min(c), lowers)
-        if not min_lo > 0:
-            return None, None
-        ratio_lo = functools.reduce(lambda a, c: a.max(c), lowers) / \
-            functools.reduce(lambda a, c: a.min(c), uppers)
-        ratio_hi = functools.reduce(lambda a, c: a.max(c), uppers) / min_lo
-        return ratio_lo.lower().sqrt().lower(), ratio_hi.upper().sqrt().upper()
+    """κ₂(V_k) = σ_max/σ_min from the backend's own singular values."""
+    s = b.svdvals(b.vandermonde(nodes.to(b), k))
+    return s[0] / s[-1] if s[-1] > 0 else mpmath.inf
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
@@ -99,33 +67,28 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.PASS,
                     precision_bits=backend.precision_bits, condition_number="1 (the claim)")
     if backend.encloses:
-        from recmem.numerics.flint_backend import arb_to_mpf
 
-        b = backend
+        bits = backend.precision_bits
+        max_width = tol.RESOLVE_LIMIT * mpmath.mpf(2) ** (-(backend.precision_bits // 4))
         while True:
-            lo, hi = _kappa_ball(b, nodes, k)
-            max_width = tol.RESOLVE_LIMIT * mpmath.mpf(2) ** (-(backend.precision_bits // 4))
-            # endpoints converted in a context as precise as the balls (mpmath.mp would round
-            # them to 53 bits and hide the width)
-            mp = mpmath.MPContext()
-            mp.prec = b.precision_bits + 16
-            if lo is None:
+            # the certified bracket at exactly this precision (no escalation inside)
+            kb = kappa2(vandermonde_builder(nodes, k), start_bits=bits, max_bits=bits)
+            if not kb.certified:
                 contains, width = True, mpmath.inf
                 text = "λ_min(VᴴV) not separated from 0"
             else:
-                contains = bool(lo <= 1) and bool(hi >= 1)
-                width = mpmath.mpf(arb_to_mpf((hi - lo).upper(), mp))
-                text = (f"κ₂ ∈ [{mp.nstr(arb_to_mpf(lo, mp), 25)}, "
-                        f"{mp.nstr(arb_to_mpf(hi, mp), 25)}]")
-            j = tol.enclosure(contains, width, max_width, b.precision_bits)
+                contains = bool(kb.lo <= 1 <= kb.hi)
+                width = kb.hi - kb.lo
+                text = f"κ₂ ∈ [{mpmath.nstr(kb.lo, 25)}, {mpmath.nstr(kb.hi, 25)}]"
+            j = tol.enclosure(contains, width, max_width, bits)
             if (j.outcome is not Outcome.INCONCLUSIVE
-                    or 2 * b.precision_bits > ESCALATION * backend.precision_bits):
+                    or 2 * bits > ESCALATION * backend.precision_bits):
                 break
-            b = make_backend(BackendSpec("flint", bits=2 * b.precision_bits))
+            bits *= 2
         base.outcome, base.tolerance, base.tolerance_source = j.outcome, j.tolerance, j.source
         base.residual = tol.fmt(width)
-        base.enclosure = f"{text} at {b.precision_bits} bits (contains 1: {contains})"
-        base.precision_bits, base.needed_bits = b.precision_bits, j.needed_bits
+        base.enclosure = f"{text} at {bits} bits (contains 1: {contains})"
+        base.precision_bits, base.needed_bits = bits, j.needed_bits
         base.certified_by = ("ball arithmetic: the enclosure of κ₂ excludes 1" if not contains
                              else None)
         base.seconds = time.perf_counter() - t0

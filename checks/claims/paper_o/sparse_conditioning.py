@@ -24,7 +24,6 @@ from recmem.checks.claims.paper_o._studies import (
     kappa_of,
     radii_param,
     study_evidence,
-    transpose,
     trend_evidence,
 )
 from recmem.checks.numeric import skipped
@@ -101,7 +100,7 @@ def _numeric(reading: str) -> Any:
                 k_hat = kappa_of(b.svdvals(om)) ** 2
                 kappa_eff = 4 * scale / sig.smin[0]
             else:
-                m = b.matmul(transpose(b, om), om)
+                m = b.matmul(b.transpose(om), om)
                 k_hat = kappa_of(b.svdvals(m))
                 # δ(ΩᵀΩ) ≲ n·u(2‖Ω‖S + S²) ≤ 3n·u·S²; κ moves by ≲ 2‖δ‖/σ_min(ΩᵀΩ)
                 kappa_eff = 6 * scale * scale / sig.smin[0]
