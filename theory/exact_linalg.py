@@ -41,6 +41,11 @@ def matrix(rows: Sequence[Sequence[QQi]]) -> Any:
     return DomainMatrix([[element(q) for q in row] for row in rows], (n, m), _dom())
 
 
+def product(a: Sequence[Sequence[QQi]], b: Sequence[Sequence[QQi]]) -> list[list[QQi]]:
+    """a·b exactly over ℚ(i), for matrices given as rows of :class:`QQi`."""
+    return [[to_qqi(e) for e in row] for row in (matrix(a) * matrix(b)).to_list()]
+
+
 def vandermonde(nodes: Sequence[QQi], k: int) -> Any:
     """Exact V_k with rows (λ^{k-1}, …, λ, 1) (O eq. 4)."""
     from sympy.polys.matrices import DomainMatrix

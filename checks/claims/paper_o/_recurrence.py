@@ -75,22 +75,6 @@ def real_matrix(seed: int, tag: int, rows: int, cols: int) -> list[list[QQi]]:
     return [[QQi(d[i * cols + j]) for j in range(cols)] for i in range(rows)]
 
 
-def exact_product(a: list[list[QQi]], b: list[list[QQi]]) -> list[list[QQi]]:
-    """a·b exactly over ℚ(i)."""
-    out = []
-    for row in a:
-        new = []
-        for j in range(len(b[0])):
-            re, im = Fraction(0), Fraction(0)
-            for x, col in zip(row, b, strict=True):
-                y = col[j]
-                re += x.re * y.re - x.im * y.im
-                im += x.re * y.im + x.im * y.re
-            new.append(QQi(re, im))
-        out.append(new)
-    return out
-
-
 def summation_kappa(nodes: nd.Nodes, drive: list[list[QQi]], k: int) -> mpmath.mpf:
     """Condition number of the final state x_k = Σ_{c=1}^{k} Λ^{k−c} d_c as a sum: ‖T‖₂/‖x‖₂.
 

@@ -25,7 +25,6 @@ from recmem.checks.claims.paper_o._common import (
 from recmem.checks.claims.paper_o._recurrence import (
     complex_matrix,
     describe,
-    exact_product,
     real_matrix,
     recurrence_instances,
     summation_kappa,
@@ -36,6 +35,7 @@ from recmem.checks.verdict import Evidence
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
 from recmem.numerics.linalg import unrolled_state
+from recmem.theory.exact_linalg import product
 from recmem.theory.proof import Proof
 
 # Stream tags of the exact draws (B and u are independent of the nodes' stream).
@@ -64,7 +64,7 @@ def _problem(ctx: Context, columns: int) -> tuple[Any, list[list[QQi]], list[lis
     seed = ctx.seed + int(ctx["draw"])
     b = complex_matrix(seed, TAG_B, n, m)
     u = real_matrix(seed, TAG_U, m, columns)
-    return nodes, b, u, exact_product(b, u)
+    return nodes, b, u, product(b, u)
 
 
 def _drive(backend: AbstractBackend, b: list[list[QQi]], u: list[list[QQi]]) -> Any:
