@@ -34,7 +34,8 @@ def describe(claim_id: str) -> dict[str, Any]:
     from recmem.checks.claim import CONVENTIONS
 
     c = get(claim_id)
-    return {"id": c.id, "title": c.title, "statement": c.statement,
+    return {"id": c.id, "title": c.title, "statement": c.text,
+            "controls": [{"change": k.change, "statement": k.statement.text} for k in c.controls],
             "source": c.provenance.to_dict(), "uses": list(c.uses), "corrects": c.corrects,
             "reading": c.reading, "tolerance_policy": c.tolerance,
             "params": {p.name: p.default for p in c.params}, "conventions": list(CONVENTIONS),
@@ -59,7 +60,8 @@ def fuzz(claim_id: str, *, examples: int = 500, seed: int = 0,
     if claim.strategy is None or claim.holds is None:
         raise UsageError(f"{claim_id} has no fuzzable domain (it is a study or an experiment)")
     values = resolve_params([claim], params or {})[claim.id]
-    return search(claim, Context(values, seed=seed), max_examples=examples)
+    return search(claim, Context(values, seed=seed, statement=claim.statement),
+                  max_examples=examples)
 
 
 __all__ = [

@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from recmem.checks.verdict import Evidence
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.theory.statement import Control, Statement
+
+S = TypeVar("S", bound=Statement)
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ PAPERS: dict[str, Paper] = {
                "arXiv 2307.11888 v1 (workshop version)", "shared/papers/002_bf4ada9b96c0e831.txt"),
     "W": Paper("W", "S. Wang, Z. Li, Q. Li",
                "Inverse Approximation Theory for Nonlinear Recurrent Neural Networks",
-               "ICLR 2024 camera-ready (arXiv 2305.19190)", "shared/papers/004_723bb9eb1c5f5acd.txt"),
+               "ICLR 2024 camera-ready (arXiv 2305.19190)", "shared/papers/W-iclr2024-camera-ready.md"),
 }
 
 CONVENTIONS: tuple[str, ...] = (
@@ -108,16 +111,29 @@ def in_unit_interval(v: Fraction) -> str | None:
 
 @dataclass
 class Context:
-    """What a check gets: the claim's parameters, the seed, the working precision and budgets."""
+    """What a check gets: the statement under test (the claim's own, or one of its negative
+    controls), the claim's parameters, the seed, the working precision and budgets.
+
+    ``cache`` belongs to one statement: the runner gives every control a fresh one, so nothing
+    computed for the statement can stand in for a control's computation.
+    """
 
     params: Mapping[str, Any]
     seed: int = 0
     precision_bits: int = 256
     search_examples: int = 60
-    cache: dict[str, Any] = field(default_factory=dict)
+    cache: dict[Any, Any] = field(default_factory=dict)
+    statement: Statement | None = None
 
     def __getitem__(self, name: str) -> Any:
         return self.params[name]
+
+    def law(self, kind: type[S]) -> S:
+        """The statement under test, checked to be a ``kind`` (what every side reads)."""
+        if not isinstance(self.statement, kind):
+            raise TypeError(f"this check reads a {kind.__name__} statement, got "
+                            f"{type(self.statement).__name__}")
+        return self.statement
 
 
 SymbolicSide = Callable[[Context], list[Evidence]]
@@ -139,15 +155,17 @@ def by_arithmetic(handlers: Mapping[str, NumericSide], why_not: str) -> NumericS
 class Claim:
     """A statement as printed, with its provenance and checks.
 
-    ``symbolic`` returns symbolic evidence; ``numeric`` is run once per selected arithmetic;
-    ``strategy`` builds a Hypothesis strategy over the claim's stated domain and ``holds`` judges
-    one drawn instance exactly or with certified arithmetic (used by the counterexample search,
-    ``recmem fuzz`` and the property-based tests).
+    ``statement`` is the single definition of the formula and hypotheses (``theory/``); every
+    side reads it from ``ctx.statement``, which the runner sets to the statement itself or to one
+    of its negative controls. ``symbolic`` returns symbolic evidence; ``numeric`` is run once per
+    selected arithmetic; ``strategy`` builds a Hypothesis strategy over the statement's domain
+    and ``holds`` judges one drawn instance exactly or with certified arithmetic (used by the
+    counterexample search, ``recmem fuzz`` and the property-based tests).
     """
 
     id: str
     title: str
-    statement: str
+    statement: Statement
     provenance: Provenance
     tolerance: str
     uses: tuple[str, ...] = ()
@@ -171,3 +189,21 @@ class Claim:
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
+
+    @property
+    def text(self) -> str:
+        """The statement's text."""
+        if isinstance(self.statement, str):  # TRANSITION: claims not yet converted
+            return self.statement
+        return self.statement.text
+
+    @property
+    def controls(self) -> tuple[Control, ...]:
+        """The statement's negative controls."""
+        if isinstance(self.statement, str):  # TRANSITION: claims not yet converted
+            return ()
+        return self.statement.controls()
+
+    def context(self, params: Mapping[str, Any] | None = None, **kw: Any) -> Context:
+        """A context for this claim's own statement: defaults overridden by ``params``."""
+        return Context({**self.defaults(), **(params or {})}, statement=self.statement, **kw)

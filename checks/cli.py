@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="override a claim parameter (see `recmem show CLAIM_ID`)")
     v.add_argument("--examples", type=int, default=60, metavar="N",
                    help="examples for each counterexample search (default 60)")
+    v.add_argument("--no-controls", action="store_true",
+                   help="skip the negative controls (nearby false statements that every claim's "
+                        "checks must refute); verdicts then rest on the checks alone")
     v.add_argument("--json", metavar="PATH", help="write the JSON report here")
     v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     v.add_argument("--quiet", action="store_true", help="no progress display")
@@ -108,7 +111,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
         from recmem.checks.report import write_atomic
 
-        rows = [{"id": c.id, "paper": c.paper, "title": c.title, "statement": c.statement,
+        rows = [{"id": c.id, "paper": c.paper, "title": c.title, "statement": c.text,
+                 "controls": [{"change": k.change, "statement": k.statement.text}
+                              for k in c.controls],
                  "source": c.provenance.to_dict(), "uses": list(c.uses), "corrects": c.corrects,
                  "params": {p.name: str(p.default) for p in c.params}} for c in claims]
         write_atomic(Path(args.json), json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
@@ -129,7 +134,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     con = _console()
     src = c.provenance.to_dict()
     con.print(f"[bold]{c.id}[/]: {escape(c.title)}")
-    con.print(f"statement: {escape(c.statement)}")
+    con.print(f"statement: {escape(c.text)}")
     con.print(f"source: {escape(src['paper'])}, {src['version']}, {escape(src['location'])}")
     con.print(f"page text: “{escape(src['quote'])}”")
     if c.reading:
@@ -145,6 +150,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             con.print(f"  {p.name} = {p.default}   {escape(p.help)}")
     if c.notes:
         con.print(f"notes: {escape(c.notes)}")
+    con.print("negative controls (nearby false statements; the checks must refute each, or the "
+              "claim cannot pass):")
+    for k in c.controls:
+        con.print(f"  - {escape(k.change)}: {escape(k.statement.text)}")
     con.print("conventions: " + escape("; ".join(CONVENTIONS)))
     last = store.load().get(c.id)
     if not last:
@@ -153,8 +162,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     r = last["result"]
     con.print(f"last run: {last['run'].get('started')} seed {last['run'].get('seed')}: "
               f"[{VERDICT_STYLE.get(r['verdict'], '')}]{r['verdict']}[/]")
+    if r.get("reason"):
+        con.print(f"why: {escape(r['reason'])}")
     if "counterexample" in r:
         con.print("counterexample: " + escape(json.dumps(r["counterexample"], ensure_ascii=False)))
+    if r.get("controls") is not None:
+        for k in r["controls"]:
+            con.print(f"  control “{escape(k['change'])}”: {k['verdict']}")
     for e in r["evidence"]:
         parts = [f"{e['check']} [{e['backend']}] {e['outcome']}"]
         for key in ("residual", "tolerance", "condition_number", "scope", "certified_by",
@@ -169,12 +183,13 @@ def _verdict_table(report: Any) -> Any:
     from rich.table import Table
 
     t = Table(title="recmem verify", show_lines=False)
-    for col in ("claim", "verdict", "source", "arithmetics", "s"):
-        t.add_column(col, justify="right" if col == "s" else "left")
+    for col in ("claim", "verdict", "source", "arithmetics", "controls", "s"):
+        t.add_column(col, justify="right" if col in ("s", "controls") else "left")
     for c in report.claims:
         style = VERDICT_STYLE.get(str(c.verdict), "")
         t.add_row(c.id, f"[{style}]{c.verdict}[/]", c.source["location"],
-                  " ".join(_short(a) for a in c.arithmetics()), f"{c.seconds:.1f}")
+                  " ".join(_short(a) for a in c.arithmetics()), c.controls_summary(),
+                  f"{c.seconds:.1f}")
     return t
 
 
@@ -217,7 +232,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         with progress:
             report = verify(args.claim_ids or None, paper=args.paper, backends=args.backend,
                             precision=args.precision, seed=args.seed, params=params,
-                            search_examples=args.examples, on_claim_start=started,
+                            search_examples=args.examples, controls=not args.no_controls,
+                            on_claim_start=started,
                             on_claim_done=done)
     except UsageError as exc:
         return _usage(str(exc))
@@ -225,7 +241,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     con.print(_verdict_table(report))
     con.print("summary: " + ", ".join(f"{n} {v}" for v, n in report.counts().items()))
     for c in report.claims:
-        if str(c.verdict) == "INCONCLUSIVE":
+        if str(c.verdict) == "INCONCLUSIVE" and c.reason:
+            from rich.markup import escape
+
+            con.print(f"[yellow]{c.id}[/] inconclusive: " + escape(c.reason))
+        elif str(c.verdict) == "INCONCLUSIVE":
             from rich.markup import escape
 
             open_checks = [e for e in c.evidence if str(e.outcome) == "inconclusive"]

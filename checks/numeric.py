@@ -8,7 +8,7 @@ rule 2). Ball arithmetic is judged by enclosure: the ball of lhs − rhs must co
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -45,23 +45,28 @@ def relative_residual(backend: AbstractBackend, lhs: Any, rhs: Any) -> mpmath.mp
     return fro(diff) / (den if den > 0 else mpmath.mpf(1))
 
 
-def _ball_residual(backend: AbstractBackend, lhs: Any, rhs: Any) -> tuple[bool, mpmath.mpf,
-                                                                           mpmath.mpf]:
-    """(ball of lhs − rhs contains 0, max radius, scale ‖rhs‖) for a flint backend."""
+def _ball_residual(backend: AbstractBackend, lhs: Any,
+                   rhs: Any) -> tuple[bool, mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    """(ball of lhs − rhs contains 0, max radius, scale ‖rhs‖, ‖midpoint of lhs − rhs‖) for a
+    flint backend."""
     import flint
 
     with flint.ctx.workprec(backend.precision_bits):
         d = lhs - rhs
         contains = d.contains(flint.acb_mat(d.nrows(), d.ncols()))
     scale = fro(backend.to_mp(rhs, REF_CTX))
-    return bool(contains), backend.radius(d), scale
+    return bool(contains), backend.radius(d), scale, fro(backend.to_mp(d, REF_CTX))
 
 
 def identity_check(check: str, backend: AbstractBackend,
                    compute: Callable[[AbstractBackend], tuple[Any, Any]], *,
-                   kappa: KappaBracket | mpmath.mpf, n: int, c: float = 4.0,
-                   escalate: bool = True, instances: int = 1) -> Evidence:
-    """Evaluate lhs and rhs of an identity in ``backend`` and judge the relative residual."""
+                   instance: Mapping[str, Any], kappa: KappaBracket | mpmath.mpf, n: int,
+                   c: float = 4.0, escalate: bool = True, instances: int = 1) -> Evidence:
+    """Evaluate lhs and rhs of an identity in ``backend`` and judge the relative residual.
+
+    ``instance`` describes the exact inputs (strings); a certified refutation carries it as its
+    counterexample, with the residuals that certify it.
+    """
     t0 = time.perf_counter()
     k_val = kappa.value if isinstance(kappa, KappaBracket) else mpmath.mpf(kappa)
     k_txt = str(kappa) if isinstance(kappa, KappaBracket) else tol.fmt(kappa) or "?"
@@ -76,8 +81,9 @@ def identity_check(check: str, backend: AbstractBackend,
         max_width = tol.RESOLVE_LIMIT * mpmath.mpf(2) ** (-(backend.precision_bits // 4))
         b = backend
         while True:
-            contains, radius, scale = _ball_residual(b, lhs, rhs)
+            contains, radius, scale, mid = _ball_residual(b, lhs, rhs)
             rel_rad = radius / (scale if scale > 0 else 1)
+            rel_mid = mid / (scale if scale > 0 else 1)
             j = tol.enclosure(contains, rel_rad, max_width, b.precision_bits)
             if (j.outcome is not Outcome.INCONCLUSIVE
                     or 2 * b.precision_bits > ESCALATION * backend.precision_bits):
@@ -85,11 +91,14 @@ def identity_check(check: str, backend: AbstractBackend,
             b = make_backend(BackendSpec("flint", bits=2 * b.precision_bits))
             with b.activate():
                 lhs, rhs = compute(b)
-        return replace(base, outcome=j.outcome, residual=tol.fmt(rel_rad), tolerance=j.tolerance,
+        enc = (f"lhs − rhs ∋ 0: {contains}, relative radius {tol.fmt(rel_rad)} at "
+               f"{b.precision_bits} bits")
+        # the residual is the distance of the midpoint from the claimed value (what separates the
+        # statement from its controls); the radius is in the enclosure text
+        return replace(base, outcome=j.outcome, residual=tol.fmt(rel_mid), tolerance=j.tolerance,
                        precision_bits=b.precision_bits, tolerance_source=j.source,
-                       enclosure=f"lhs − rhs ∋ 0: {contains}, relative radius {tol.fmt(rel_rad)}"
-                                 f" at {b.precision_bits} bits",
-                       needed_bits=j.needed_bits,
+                       enclosure=enc, needed_bits=j.needed_bits,
+                       counterexample=({**instance, "enclosure": enc} if not contains else None),
                        certified_by=("ball arithmetic: the enclosure of lhs − rhs excludes 0"
                                      if not contains else None),
                        seconds=time.perf_counter() - t0)
@@ -107,7 +116,9 @@ def identity_check(check: str, backend: AbstractBackend,
         if res2 > res * mpmath.mpf(2) ** (-backend.precision_bits // 2):
             ev = replace(ev, outcome=Outcome.REFUTE, certified_by=(
                 f"residual stays put as precision rises: {tol.fmt(res)} at "
-                f"{backend.precision_bits} bits, {tol.fmt(res2)} at {hi.precision_bits} bits"))
+                f"{backend.precision_bits} bits, {tol.fmt(res2)} at {hi.precision_bits} bits"),
+                counterexample={**instance, "relative residual": tol.fmt(res),
+                                f"relative residual at {hi.precision_bits} bits": tol.fmt(res2)})
         ev.seconds = time.perf_counter() - t0
     return ev
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from recmem.checks.claim import CONVENTIONS, Claim
-from recmem.checks.verdict import Evidence, Verdict
+from recmem.checks.verdict import ControlRun, Decision, Evidence, Verdict
 
-SCHEMA = "recmem.report/1"
+SCHEMA = "recmem.report/2"
 
 
 def _jsonable(value: Any) -> Any:
@@ -48,14 +48,23 @@ class ClaimResult:
     corrects: str | None = None
     reading: str | None = None
     tolerance: str = ""
+    controls: list[ControlRun] | None = None  # None: controls were not run (--no-controls)
+    reason: str = ""  # why the controls decided the verdict, when they did
 
     @classmethod
-    def from_claim(cls, claim: Claim, verdict: Verdict, evidence: list[Evidence],
+    def from_claim(cls, claim: Claim, decision: Decision, evidence: list[Evidence],
                    params: Any, counterexample: dict[str, Any] | None,
-                   seconds: float) -> ClaimResult:
-        return cls(claim.id, claim.title, claim.statement, verdict, claim.provenance.to_dict(),
-                   evidence, dict(params), counterexample, seconds, claim.uses, claim.corrects,
-                   claim.reading, claim.tolerance)
+                   seconds: float, controls: list[ControlRun] | None = None) -> ClaimResult:
+        return cls(claim.id, claim.title, claim.text, decision.verdict,
+                   claim.provenance.to_dict(), evidence, dict(params), counterexample, seconds,
+                   claim.uses, claim.corrects, claim.reading, claim.tolerance, controls,
+                   decision.reason)
+
+    def controls_summary(self) -> str:
+        """"told apart/total" of the negative controls ("—" when they were not run)."""
+        if self.controls is None:
+            return "—"
+        return f"{sum(r.told_apart for r in self.controls)}/{len(self.controls)}"
 
     def arithmetics(self) -> list[str]:
         """The arithmetics whose checks resolved something (passed or refuted)."""
@@ -72,8 +81,12 @@ class ClaimResult:
             "params": _jsonable(self.params), "uses": list(self.uses),
             "tolerance_policy": self.tolerance,
             "evidence": [_jsonable(e.to_dict()) for e in self.evidence],
+            "controls": (None if self.controls is None
+                         else [_jsonable(r.to_dict()) for r in self.controls]),
             "seconds": round(self.seconds, 4),
         }
+        if self.reason:
+            d["reason"] = self.reason
         if self.counterexample is not None:
             d["counterexample"] = _jsonable(self.counterexample)
         if self.corrects:
@@ -124,18 +137,28 @@ class Report:
                  f"recmem {self.meta['recmem']}, started {self.meta['started']}, "
                  f"seed {self.meta['seed']}, backends {', '.join(self.meta['backends'])}", "",
                  "Conventions: " + "; ".join(self.meta["conventions"]) + ".", "",
-                 "| claim | verdict | source | arithmetics | time (s) |", "|---|---|---|---|---|"]
+                 "| claim | verdict | source | arithmetics | controls told apart | time (s) |",
+                 "|---|---|---|---|---|---|"]
         for c in self.claims:
             lines.append(f"| `{c.id}` | {c.verdict} | {c.source['location']} | "
-                         f"{', '.join(c.arithmetics())} | {c.seconds:.2f} |")
+                         f"{', '.join(c.arithmetics())} | {c.controls_summary()} | "
+                         f"{c.seconds:.2f} |")
         lines += ["", "Summary: " + ", ".join(f"{v} {k}" for k, v in self.counts().items()), ""]
         for c in self.claims:
             lines += [f"## `{c.id}`: {c.title}", "", f"**{c.verdict}**: {c.verdict.meaning}.", "",
                       f"> {c.statement}", "", f"Source: {c.source['version']}, {c.source['location']}.",
                       ""]
+            if c.reason:
+                lines += [f"Why: {c.reason}.", ""]
             if c.counterexample:
                 lines += ["Counterexample: `" + json.dumps(_jsonable(c.counterexample),
                                                           ensure_ascii=False) + "`", ""]
+            if c.controls is not None:
+                lines += ["Negative controls (nearby false statements run through the same "
+                          "checks):", "", "| control | statement | verdict |", "|---|---|---|"]
+                lines += [f"| {r.change} | {r.statement} | {r.verdict} |".replace("\n", " ")
+                          for r in c.controls]
+                lines.append("")
             lines += ["| check | backend | bits | outcome | residual | tolerance | κ | note |",
                       "|---|---|---|---|---|---|---|---|"]
             for e in c.evidence:

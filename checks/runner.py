@@ -1,9 +1,10 @@
 """Run claims over the selected arithmetics and collect a report.
 
 The runner knows nothing about individual claims: it runs each claim's symbolic side (backend
-``sympy``, together with the exact counterexample search), then its numeric side once per selected
-arithmetic backend. An unavailable backend yields SKIPPED evidence; an exception yields ERROR
-evidence with the message, never a crash of the whole run.
+``sympy``), the exact counterexample search over the statement's domain, and the numeric side once
+per selected arithmetic; then it runs the statement's negative controls through the same checks
+and applies the verdict rules of :mod:`recmem.checks.verdict`. An unavailable backend yields
+SKIPPED evidence; an exception yields ERROR evidence with the message, never a crash of the run.
 """
 
 from __future__ import annotations
@@ -11,13 +12,21 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from recmem.checks import registry
 from recmem.checks.claim import PAPERS, Claim, Context
 from recmem.checks.report import ClaimResult, Report
-from recmem.checks.search import search
-from recmem.checks.verdict import Evidence, Outcome, combine, counterexample_of
+from recmem.checks.search import SEARCH_BACKEND, search
+from recmem.checks.verdict import (
+    ControlRun,
+    Evidence,
+    Outcome,
+    apply_controls,
+    counterexample_of,
+    decide,
+)
 from recmem.numerics.backend import (
     DEFAULT_BITS,
     BackendSpec,
@@ -65,35 +74,38 @@ def resolve_params(claims: Sequence[Claim], overrides: Mapping[str, str]) -> dic
     return out
 
 
-def _guard(check: str, backend: str, fn: Callable[[], list[Evidence]]) -> list[Evidence]:
+def _guard(check: str, backend: str, fn: Callable[[], list[Evidence]],
+           kind: str = "numeric") -> list[Evidence]:
     t0 = time.perf_counter()
     try:
         return fn()
     except BackendUnavailable as exc:
-        return [Evidence(check=check, kind="numeric", backend=backend, outcome=Outcome.SKIPPED,
+        return [Evidence(check=check, kind=kind, backend=backend, outcome=Outcome.SKIPPED,
                          message=str(exc))]
     except Exception as exc:  # one failing check must not stop the run
         tb = traceback.extract_tb(exc.__traceback__)[-1]
-        return [Evidence(check=check, kind="numeric", backend=backend, outcome=Outcome.ERROR,
+        return [Evidence(check=check, kind=kind, backend=backend, outcome=Outcome.ERROR,
                          message=f"{type(exc).__name__}: {exc} (at {tb.filename}:{tb.lineno})",
                          seconds=time.perf_counter() - t0)]
 
 
-def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec]) -> ClaimResult:
-    """Every selected check of one claim, and the verdict they earn."""
-    t0 = time.perf_counter()
+def _checks(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
+            arithmetics: set[str] | None = None) -> list[Evidence]:
+    """Every check of ``claim`` on ``ctx.statement``: the symbolic side (when ``sympy`` is
+    selected), the exact counterexample search (always: it is exact, so no precision choice
+    changes it), and the numeric side once per selected arithmetic (only those in
+    ``arithmetics`` when given)."""
     evidence: list[Evidence] = []
+    if any(spec.is_symbolic for spec in backends) and claim.symbolic is not None:
+        sym = claim.symbolic
+        evidence += _guard("symbolic", "sympy", lambda: sym(ctx), "symbolic")
+    if claim.strategy is not None and claim.holds is not None:
+        evidence += _guard("counterexample search", SEARCH_BACKEND, lambda: [search(claim, ctx)],
+                           "search")
+    if claim.numeric is None:
+        return evidence
     for spec in backends:
-        name = str(spec)
-        if spec.is_symbolic:
-            if claim.symbolic is not None:
-                sym = claim.symbolic
-                evidence += _guard("symbolic", name, lambda s=sym: s(ctx))  # type: ignore[misc]
-            if claim.strategy is not None and claim.holds is not None:
-                evidence += _guard("counterexample search", "exact (Hypothesis search)",
-                                   lambda: [search(claim, ctx)])
-            continue
-        if claim.numeric is None:
+        if spec.is_symbolic or (arithmetics is not None and str(spec) not in arithmetics):
             continue
         num = claim.numeric
 
@@ -102,21 +114,59 @@ def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec]) -> Cl
             with backend.activate():
                 return num(backend, ctx)
 
-        evidence += _guard("numeric", name, numeric)
-    verdict = combine(evidence, claim.decided_by)
-    return ClaimResult.from_claim(claim, verdict, evidence, ctx.params,
-                                  counterexample_of(evidence), time.perf_counter() - t0)
+        evidence += _guard("numeric", str(spec), numeric)
+    return evidence
+
+
+def run_controls(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
+                 evidence: Sequence[Evidence]) -> list[ControlRun]:
+    """Each negative control of ``claim`` through the same checks as the statement.
+
+    A control runs the symbolic side and the search, and the numeric side in every arithmetic in
+    which the statement passed a check (rule C needs a counterpart there), or in the first
+    selected arithmetic when none passed. Every control gets a fresh cache.
+    """
+    passed = {e.backend for e in evidence if e.outcome is Outcome.PASS}
+    arithmetic = [str(s) for s in backends if not s.is_symbolic]
+    chosen = {a for a in arithmetic if a in passed} or set(arithmetic[:1])
+    runs = []
+    for control in claim.controls:
+        cctx = replace(ctx, statement=control.statement, cache={})
+        ev = _checks(claim, cctx, backends, chosen)
+        runs.append(ControlRun(control.change, control.statement.text,
+                               decide(ev, claim.decided_by).verdict, ev, counterexample_of(ev)))
+    return runs
+
+
+def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec], *,
+              controls: bool = True) -> ClaimResult:
+    """Every selected check of one claim, its negative controls (unless ``controls`` is False),
+    and the verdict they earn (rules of :mod:`recmem.checks.verdict`)."""
+    t0 = time.perf_counter()
+    if ctx.statement is None:
+        ctx = replace(ctx, statement=claim.statement)
+    evidence = _checks(claim, ctx, backends)
+    runs: list[ControlRun] | None = None
+    if controls:
+        runs = run_controls(claim, ctx, backends, evidence)
+        evidence = apply_controls(evidence, runs)
+    decision = decide(evidence, claim.decided_by, runs)
+    return ClaimResult.from_claim(claim, decision, evidence, ctx.params,
+                                  counterexample_of(evidence), time.perf_counter() - t0,
+                                  controls=runs)
 
 
 def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
            backends: Sequence[str] | None = None, precision: int = DEFAULT_BITS, seed: int = 0,
            params: Mapping[str, str] | None = None, search_examples: int = 60,
+           controls: bool = True,
            on_claim_start: Callable[[Claim], None] | None = None,
            on_claim_done: Callable[[ClaimResult, Report], None] | None = None) -> Report:
     """Run the verification suite and return the :class:`Report` (what ``recmem verify`` runs).
 
     ``backends`` are spec strings (``None``: every arithmetic, see :func:`default_backends`);
-    ``params`` are ``--param`` overrides as strings. Raises :class:`UsageError` on bad input.
+    ``params`` are ``--param`` overrides as strings; ``controls=False`` skips the negative
+    controls (``--no-controls``). Raises :class:`UsageError` on bad input.
     """
     if precision < 2:
         raise UsageError(f"precision must be at least 2 bits, got {precision}")
@@ -137,13 +187,13 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
         raise UsageError(str(exc)) from None
     values = resolve_params(claims, params or {})
     report = Report.start(backends=[str(s) for s in specs], precision=precision, seed=seed,
-                          params=dict(params or {}))
+                          params=dict(params or {}), controls=controls)
     for claim in claims:
         if on_claim_start:
             on_claim_start(claim)
         ctx = Context(values[claim.id], seed=seed, precision_bits=precision,
-                      search_examples=search_examples)
-        result = run_claim(claim, ctx, specs)
+                      search_examples=search_examples, statement=claim.statement)
+        result = run_claim(claim, ctx, specs, controls=controls)
         report.claims.append(result)
         if on_claim_done:
             on_claim_done(result, report)

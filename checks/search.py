@@ -26,8 +26,11 @@ class Instance:
     detail: str = ""
 
 
+SEARCH_BACKEND = "exact (Hypothesis search)"
+
+
 def search(claim: Claim, ctx: Context, max_examples: int | None = None,
-           backend: str = "exact (Hypothesis search)") -> Evidence:
+           backend: str = SEARCH_BACKEND) -> Evidence:
     """Search ``claim``'s domain for a certified counterexample."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample

@@ -1,17 +1,21 @@
-"""Check outcomes, evidence records and how they combine into a claim's verdict.
+"""Check outcomes, evidence records, negative controls, and how they decide a claim's verdict.
 
-The rules are CLAIMS.md's ground rules 2–3: a certified counterexample refutes; an uncertified
-disagreement fails; a pass needs narrow evidence; conditioning beyond the working precision is
-inconclusive; VERIFIED needs a symbolic proof in a stated scope *and* agreement of every numeric
-check that ran.
+The rules (R1–R7 and C below) implement CLAIMS.md's ground rules 2, 3 and 7: a certified
+counterexample refutes; an uncertified disagreement fails; a pass needs narrow evidence;
+conditioning beyond the working precision is inconclusive; checks that cannot tell the statement
+from its negative controls decide nothing; VERIFIED needs a general symbolic proof *and*
+agreement of every numeric check that ran.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
+
+from recmem.theory.proof import Proof
 
 
 class Outcome(StrEnum):
@@ -90,14 +94,108 @@ class Evidence:
         return {k: v for k, v in d.items() if v not in (None, {}, "")}
 
 
-def combine(evidence: Iterable[Evidence], decided_by: Iterable[str] | None = None) -> Verdict:
-    """The claim's verdict from its checks' outcomes (ground rule 2).
+# ---- the verdict rules -------------------------------------------------------------------------
+#
+# Written once, here; the README's "What a verdict means" states the same rules in words.
+#
+#   R1  a certified counterexample (any REFUTE) ............................ REFUTED
+#   R2  otherwise an uncertified disagreement (any FAIL) ..................... FAILED
+#   R3  otherwise an exception (any ERROR) .................................... ERROR
+#   R4  a study (``decided_by``): no deciding check ran → SKIPPED; one deciding check
+#       INCONCLUSIVE → INCONCLUSIVE
+#   R5  no check passed: INCONCLUSIVE if one was inconclusive, else SKIPPED
+#   R6  a negative control that the checks did not tell apart from the statement (its verdict
+#       is neither REFUTED nor FAILED), or a claim with no control at all → INCONCLUSIVE
+#   R7  a general symbolic proof passed → VERIFIED; otherwise → CORROBORATED
+#
+#   C   (before R1–R7) a passing check that cannot tell the statement from one of its controls
+#       becomes INCONCLUSIVE, for its pass then says nothing about the statement:
+#   C1  per arithmetic: none of that arithmetic's checks refuted or failed the control;
+#   C2  per check with a numeric residual (a violation measure: the check passes when
+#       residual ≤ tolerance): the control's residual in the same check exceeds the statement's
+#       by no more than the tolerance, so the tolerance does not resolve the distance between
+#       the statement and the control.
 
-    ``decided_by`` names the evidence kinds that decide a claim whose statement is a conjunction
-    of observable trends (a study): then every deciding check must pass, and one inconclusive
-    deciding check leaves the claim INCONCLUSIVE whatever the supporting checks say.
-    """
-    ev = list(evidence)
+TOLD_APART = frozenset({Verdict.REFUTED, Verdict.FAILED})
+
+
+@dataclass
+class ControlRun:
+    """A negative control run through the claim's checks: its verdict and the evidence."""
+
+    change: str
+    statement: str
+    verdict: Verdict
+    evidence: list[Evidence]
+    counterexample: dict[str, Any] | None = None
+
+    @property
+    def told_apart(self) -> bool:
+        """Whether the checks distinguished the control from the statement (rule R6)."""
+        return self.verdict in TOLD_APART
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"change": self.change, "statement": self.statement,
+                             "verdict": str(self.verdict), "told_apart": self.told_apart,
+                             "counterexample": self.counterexample}
+        decisive = [e.to_dict() for e in self.evidence
+                    if e.outcome in (Outcome.REFUTE, Outcome.FAIL)][:3]
+        if decisive:
+            d["decided_by"] = decisive
+        return d
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _keyed(evidence: Iterable[Evidence]) -> dict[tuple[str, str, int], Evidence]:
+    """Evidence by (arithmetic, check, ordinal among checks of that name): a control's
+    counterpart of each check."""
+    seen: Counter[tuple[str, str]] = Counter()
+    out = {}
+    for e in evidence:
+        out[(e.backend, e.check, seen[(e.backend, e.check)])] = e
+        seen[(e.backend, e.check)] += 1
+    return out
+
+
+def apply_controls(evidence: Iterable[Evidence], controls: Iterable[ControlRun]) -> list[Evidence]:
+    """Rule C (C1 and C2): a passing check that cannot tell the statement from a control becomes
+    INCONCLUSIVE (the evidence is returned changed; the input is left alone)."""
+    out = list(evidence)
+    keys = list(_keyed(out))
+    for run in controls:
+        told = {e.backend for e in run.evidence if e.outcome in (Outcome.REFUTE, Outcome.FAIL)}
+        counterpart = _keyed(run.evidence)
+        for i, e in enumerate(out):
+            if e.outcome is not Outcome.PASS:
+                continue
+            note = None
+            if e.backend not in told:  # C1
+                note = f"{e.backend} cannot tell the statement from control “{run.change}”"
+            else:  # C2
+                c = counterpart.get(keys[i])
+                r_s, tau = _number(e.residual), _number(e.tolerance)
+                r_c = _number(c.residual) if c is not None else None
+                if r_s is not None and tau is not None and r_c is not None and r_c - r_s <= tau:
+                    note = (f"tolerance {e.tolerance} cannot separate the statement (residual "
+                            f"{e.residual}) from control “{run.change}” (residual {r_c:.3g})")
+            if note:
+                out[i] = replace(e, outcome=Outcome.INCONCLUSIVE,
+                                 message=f"{e.message}; {note}" if e.message else note)
+    return out
+
+
+def combine(evidence: Iterable[Evidence], decided_by: Iterable[str] | None = None) -> Verdict:
+    """The verdict that the evidence alone earns (rules R1–R5 and R7; see :func:`decide`)."""
+    return _combine(list(evidence), decided_by)
+
+
+def _combine(ev: list[Evidence], decided_by: Iterable[str] | None) -> Verdict:
     outcomes = [e.outcome for e in ev]
     if Outcome.REFUTE in outcomes:
         return Verdict.REFUTED
@@ -118,6 +216,45 @@ def combine(evidence: Iterable[Evidence], decided_by: Iterable[str] | None = Non
     if any(e.kind == "symbolic" for e in passed):
         return Verdict.VERIFIED
     return Verdict.CORROBORATED
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A claim's verdict and, when the controls decided it, why."""
+
+    verdict: Verdict
+    reason: str = ""
+
+
+def decide(evidence: Iterable[Evidence], decided_by: Iterable[str] | None = None,
+           controls: Iterable[ControlRun] | None = None) -> Decision:
+    """The claim's verdict under rules R1–R7 (``controls=None``: controls were not run, so R6
+    does not apply). ``evidence`` must already have had rule C applied (:func:`apply_controls`)."""
+    verdict = _combine(list(evidence), decided_by)
+    if controls is None or not verdict.ok:
+        return Decision(verdict)
+    runs = list(controls)
+    if not runs:
+        return Decision(Verdict.INCONCLUSIVE, "the claim declares no negative control, so no "
+                        "check has shown that it can fail")
+    missed = [r for r in runs if not r.told_apart]
+    if missed:
+        return Decision(Verdict.INCONCLUSIVE, "checks cannot tell the statement from " + "; ".join(
+            f"“{r.change}” ({r.verdict})" for r in missed))
+    return Decision(verdict)
+
+
+def from_proof(proof: Proof, seconds: float, check: str = "symbolic") -> Evidence:
+    """Evidence from a symbolic derivation: proved → PASS (kind ``symbolic`` for a general proof,
+    ``exact`` for exact instances only), disproved → REFUTE with its counterexample, undecided →
+    INCONCLUSIVE."""
+    outcome = {True: Outcome.PASS, False: Outcome.REFUTE, None: Outcome.INCONCLUSIVE}[proof.holds]
+    kind = "symbolic" if proof.general or proof.holds is not True else "exact"
+    return Evidence(check=check, kind=kind, backend="sympy", outcome=outcome,
+                    scope=proof.scope, message=proof.method, seconds=seconds,
+                    counterexample=proof.counterexample,
+                    certified_by="exact symbolic computation" if proof.holds is False else None,
+                    data={k: str(v) for k, v in proof.details.items()})
 
 
 def counterexample_of(evidence: Iterable[Evidence]) -> dict[str, Any] | None:

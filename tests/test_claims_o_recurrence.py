@@ -1,5 +1,5 @@
-"""Claims O.unroll (+ 0-based reading and its correction), O.vandermonde-form, O.reconstruct and
-O.roots-of-unity: verdicts, counterexamples, tolerance behaviour and exact properties."""
+"""Claims O.vandermonde-form, O.reconstruct and O.roots-of-unity: verdicts, counterexamples,
+tolerance behaviour and exact properties."""
 
 from __future__ import annotations
 
@@ -29,72 +29,6 @@ def _ctx(claim_id: str) -> Context:
 
 def _by_backend(result, backend: str):
     return next(e for e in result.evidence if e.backend == backend)
-
-
-# ---- O.unroll and its readings ----------------------------------------------------------------
-
-def test_unroll_verified_in_every_arithmetic() -> None:
-    r = run("O.unroll", N=4, k=10, examples=10)
-    assert r.verdict is Verdict.VERIFIED
-    assert set(outcomes(r).values()) == {"pass"}
-    # the float tolerance is the summation-condition-scaled one, not a fixed rtol
-    ev = _by_backend(r, "numpy")
-    assert "κ=" in ev.tolerance_source and "n=20" in ev.tolerance_source
-
-
-def test_unroll_zero_based_refuted_with_minimal_exact_counterexample() -> None:
-    r = run("O.unroll.zero-based", N=4, k=10, examples=40)
-    assert r.verdict is Verdict.REFUTED
-    search = _by_backend(r, "exact (Hypothesis search)")
-    assert search.outcome is Outcome.REFUTE
-    cx = search.counterexample
-    assert (cx["k"], cx["N"], cx["M"]) == (0, 1, 1)
-    assert cx["B"] == [["1"]] and cx["u"] == [["1"]]
-    assert cx["x_k (recurrence)"] == ["1"] and cx["closed form"] == ["0"]
-    # the high-precision residual stays put as precision rises: certified
-    mp = _by_backend(r, "mpmath@128")
-    assert mp.outcome is Outcome.REFUTE and "stays put" in mp.certified_by
-    assert _by_backend(r, "flint@128").outcome is Outcome.REFUTE
-    assert _by_backend(r, "numpy").outcome is Outcome.FAIL  # floats cannot certify
-
-
-def test_unroll_zero_based_corrected_verified() -> None:
-    r = run("O.unroll.zero-based.corrected", N=4, k=10, examples=10)
-    assert r.verdict is Verdict.VERIFIED
-    assert get("O.unroll.zero-based.corrected").corrects == "O.unroll.zero-based"
-
-
-@given(get("O.unroll").strategy(_ctx("O.unroll")))
-def test_unroll_holds_exactly(inst) -> None:
-    assert get("O.unroll").holds(inst, _ctx("O.unroll")).holds is True
-
-
-@given(get("O.unroll.zero-based.corrected").strategy(_ctx("O.unroll.zero-based.corrected")))
-def test_unroll_corrected_holds_exactly(inst) -> None:
-    claim = get("O.unroll.zero-based.corrected")
-    assert claim.holds(inst, _ctx(claim.id)).holds is True
-
-
-@given(get("O.unroll.zero-based").strategy(_ctx("O.unroll.zero-based")))
-def test_zero_based_fails_exactly_when_the_dropped_term_is_nonzero(inst) -> None:
-    """The printed 0-based sum is right iff Λ^k B u_0 = 0 (the term it drops)."""
-    from recmem.theory.exact_linalg import _dom, element
-
-    dom = _dom()
-    k, lam, b, u0 = inst["k"], inst["nodes"], inst["B"], inst["u"][0]
-    dropped = [element(lam[i]) ** k * sum((element(b[i][m]) * element(u0[m])
-                                           for m in range(len(u0))), dom.zero)
-               for i in range(len(lam))]
-    got = get("O.unroll.zero-based").holds(inst, _ctx("O.unroll.zero-based")).holds
-    assert got is all(d == dom.zero for d in dropped)
-
-
-def test_symbolic_unroll_proofs() -> None:
-    assert threc.unroll_identity(4).holds is True
-    p = threc.unroll_zero_based(4)
-    assert p.holds is False and p.counterexample["x_0 (recurrence)"] == "1"
-    assert threc.unroll_zero_based_corrected(4).holds is True
-    assert threc.vandermonde_form_identity(4, 3).holds is True
 
 
 # ---- O.vandermonde-form ----------------------------------------------------------------------

@@ -1,21 +1,61 @@
-"""The result of a symbolic derivation."""
+"""The result of a symbolic check, and the one rule that decides an identity symbolically.
+
+A symbolic check has three outcomes (CLAIMS.md ground rule 7):
+- proved (``holds=True``): established in ``scope``; ``general`` says whether that is a proof of
+  the statement over a stated family (all k, all N ≤ 8, every T̄) or only an exact evaluation at
+  finitely many instances, which corroborates but never makes a claim VERIFIED;
+- disproved (``holds=False``): SymPy reduced the difference to a nonzero value, or an exact
+  substitution gave a nonzero value; ``counterexample`` shows that value or point (required);
+- undecided (``holds=None``): SymPy could not decide; the reason is in ``method``/``details``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 
 @dataclass(frozen=True)
 class Proof:
-    """Outcome of a symbolic check.
-
-    ``holds`` is True when the identity was established in ``scope``, False when SymPy found it
-    false (then ``counterexample`` holds an exact instance), None when SymPy could not decide.
-    """
+    """Outcome of a symbolic check (see the module docstring)."""
 
     holds: bool | None
     scope: str
     method: str
     counterexample: dict[str, Any] | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    general: bool = True  # False: holds=True was checked at finitely many exact instances only
+
+    def __post_init__(self) -> None:
+        if self.holds is False and not self.counterexample:
+            raise ValueError("a disproof must show its counterexample (the nonzero value or the "
+                             "exact point)")
+
+
+def decide_zero(difference: Any, points: Iterable[Mapping[Any, Any]] = (),
+                simplify: Any = None) -> tuple[bool | None, dict[str, Any]]:
+    """Decide whether a SymPy expression is identically zero.
+
+    Returns ``(True, {})`` when ``simplify`` (default :func:`sympy.simplify`) reduces it to 0;
+    ``(False, witness)`` when it reduces to a nonzero constant, or when an exact substitution at
+    one of ``points`` (mappings symbol → exact value) gives a value SymPy proves nonzero — the
+    witness then holds the point and the value; ``(None, {...})`` otherwise (undecided).
+    """
+    import sympy as sp
+
+    reduce = simplify or sp.simplify
+    d = reduce(sp.sympify(difference))
+    if d == 0:
+        return True, {}
+    if not d.free_symbols and d.is_zero is False:
+        return False, {"difference (reduced)": str(d)}
+    for point in points:
+        value = reduce(d.subs(dict(point)))
+        if value.free_symbols:
+            continue
+        if value.is_zero is False:
+            return False, {"point": {str(k): str(v) for k, v in point.items()},
+                           "difference at the point": str(value),
+                           "difference (reduced)": str(d)}
+    return None, {"difference (reduced)": str(d)}

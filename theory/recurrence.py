@@ -11,11 +11,63 @@ counterexample searches.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from recmem.numerics.exact import QQi
 from recmem.theory.proof import Proof
+from recmem.theory.statement import Control, Statement
+
+# ---------------------------------------------------------------------------------------------
+# the statement of eq. (3)
+
+
+@dataclass(frozen=True)
+class Unrolled(Statement):
+    """O §3 eq. (3): the state of x_t = Λx_{t−1} + Bu_t, started at rest, in closed form.
+
+    The recurrence's first input is u_``origin`` and x_{origin−1} = 0 (1-based reading: origin 1,
+    x_0 = 0; the paper's own 0-based text: origin 0, x_{−1} = 0). The closed form is
+    ``sign`` · Σ_{j=0}^{k+upper} Λ^{j+power_shift} B u_{k−j}; eq. (3) as printed is sign +1,
+    upper −1 (the sum stops at j = k − 1), power shift 0. Inputs before the origin are 0.
+    """
+
+    origin: int = 1
+    upper: int = -1
+    sign: int = 1
+    power_shift: int = 0
+
+    @property
+    def text(self) -> str:
+        start = "x_0 = 0 (1-based)" if self.origin == 1 else f"x_({self.origin - 1}) = 0"
+        top = "k" if self.upper == 0 else f"k{self.upper:+d}".replace("+", " + ").replace(
+            "-", " − ")
+        power = "j" if self.power_shift == 0 else f"(j + {self.power_shift})"
+        sign = "" if self.sign > 0 else "−"
+        return (f"from {start}, x_k = Λx_(k−1) + Bu_k: x_k = {sign}Σ_(j=0)^({top}) "
+                f"Λ^{power} B u_(k−j)").replace("x_(-1)", "x_(−1)")
+
+    def controls(self) -> tuple[Control, ...]:
+        return (Control("sign of the sum flipped", replace(self, sign=-self.sign)),
+                Control("power of Λ shifted by one", replace(self,
+                                                             power_shift=self.power_shift + 1)),
+                Control("upper limit lowered by one", replace(self, upper=self.upper - 1)))
+
+    def terms(self, k: int) -> list[tuple[int, int]]:
+        """The (power of Λ, input time) pairs of the closed form's sum at step k; inputs before
+        the origin are left out (they are 0)."""
+        return [(j + self.power_shift, k - j) for j in range(k + self.upper + 1)
+                if k - j >= self.origin]
+
+    def closed_form(self, lam: Any, drive: Callable[[int], Any], k: int, zero: Any) -> Any:
+        """One component of the closed form over any ring: λ is the node, ``drive(t)`` the
+        component of B u_t."""
+        acc = zero
+        for power, t in self.terms(k):
+            acc = acc + lam**power * drive(t)
+        return acc if self.sign > 0 else -acc
+
 
 # ---------------------------------------------------------------------------------------------
 # exact instances over ℚ(i)
@@ -23,11 +75,10 @@ from recmem.theory.proof import Proof
 
 def exact_states(nodes: Sequence[QQi], b: Sequence[Sequence[QQi]],
                  inputs: Sequence[Sequence[QQi]]) -> list[list[Any]]:
-    """States x_1 … x_k of x_t = Λ x_{t-1} + B u_t from x_0 = 0 (O eq. 2), exactly over ℚ(i).
+    """States of x_t = Λ x_{t-1} + B u_t from rest (O eq. 2), exactly over ℚ(i): the t-th state
+    returned is the state after the t-th input of ``inputs`` (each of length M).
 
-    ``nodes`` are the diagonal of Λ (N values), ``b`` is N×M, ``inputs`` lists u_1 … u_k (each of
-    length M). Returns the list of states as ``QQ_I`` elements. (For the 0-based reading pass
-    u_0 … u_k: the t-th state returned is then x_{t-1}.)
+    ``nodes`` are the diagonal of Λ (N values), ``b`` is N×M. Returns ``QQ_I`` elements.
     """
     from recmem.theory.exact_linalg import _dom, element
 
@@ -44,71 +95,57 @@ def exact_states(nodes: Sequence[QQi], b: Sequence[Sequence[QQi]],
     return out
 
 
-def exact_unrolled(nodes: Sequence[QQi], b: Sequence[Sequence[QQi]],
-                   inputs: Sequence[Sequence[QQi]], k: int, lowest: int = 0,
-                   highest: int | None = None) -> list[Any]:
-    """Σ_{j=lowest}^{highest} Λ^j B u_{k−j} exactly (O eq. 3 is lowest = 0, highest = k−1).
-
-    ``inputs[t]`` is u_t for the index set the caller uses (so index 0 is u_0 in the 0-based
-    reading and a placeholder u_0 = 0 in the 1-based one).
-    """
+def exact_closed_form(statement: Unrolled, nodes: Sequence[QQi], b: Sequence[Sequence[QQi]],
+                      inputs: Sequence[Sequence[QQi]], k: int) -> list[Any]:
+    """The statement's closed form at step k exactly over ℚ(i); ``inputs[t − origin]`` is u_t."""
     from recmem.theory.exact_linalg import _dom, element
 
     dom = _dom()
-    hi = k - 1 if highest is None else highest
-    lam = [element(q) for q in nodes]
     bb = [[element(q) for q in row] for row in b]
-    acc = [dom.zero] * len(lam)
-    for j in range(lowest, hi + 1):
-        u = [element(q) for q in inputs[k - j]]
-        for i in range(len(lam)):
-            bu = sum((bb[i][m] * u[m] for m in range(len(u))), dom.zero)
-            acc[i] += lam[i] ** j * bu
-    return acc
+    us = [[element(q) for q in u] for u in inputs]
+
+    def drive(i: int) -> Any:
+        return lambda t: sum((bb[i][m] * us[t - statement.origin][m] for m in range(len(bb[i]))),
+                             dom.zero)
+
+    return [statement.closed_form(element(q), drive(i), k, dom.zero)
+            for i, q in enumerate(nodes)]
 
 
 # ---------------------------------------------------------------------------------------------
 # symbolic derivations
 
 
-def _sum_step(lower_start: int) -> tuple[bool, list[str]]:
-    """The induction step for S_k = Σ_{j=0}^{k-1+lower_start} Λ^j B u_{k−j}: Λ S_k + B u_{k+1} = S_{k+1}.
+def _induction_step(statement: Unrolled) -> tuple[bool, int, list[str]]:
+    """The induction step Λ S_k + B u_{k+1} = S_{k+1} for the statement's closed form S_k.
 
-    Λ, B and the u_t are noncommuting symbols, so the step holds for any square Λ (diagonal or
-    not) and any B. ``lower_start`` = 0 is eq. (3) as printed (upper limit k − 1); 1 is the
-    0-based correction (upper limit k). The steps: peel the j = 0 term off S_{k+1} (valid as the
-    upper limit is ≥ 0), shift the remaining index j → j + 1, and compare summands and limits.
+    Λ, B and the u_t are noncommuting symbols, so the step covers any square Λ (diagonal or
+    not) and any B. Peeling the j = 0 term off S_{k+1} needs a nonempty sum, so the step is
+    derived for k ≥ k₀ = max(origin − 1, −1 − upper); returns (holds, k₀, the steps).
     """
     import sympy as sp
 
-    k, j = sp.symbols("k j", integer=True, nonnegative=True)
+    k, j = sp.symbols("k j", integer=True)
     lam = sp.Symbol("Lambda", commutative=False)
     b = sp.Symbol("B", commutative=False)
     u = sp.IndexedBase("u", commutative=False)
+    sign, shift = sp.Integer(statement.sign), statement.power_shift
 
-    def term(kk: Any, jj: Any) -> Any:
-        return lam**jj * b * u[kk - jj]
+    def s(kk: Any) -> Any:
+        return sign * sp.Sum(lam ** (j + shift) * b * u[kk - j], (j, 0, kk + statement.upper))
 
-    top = k - 1 + lower_start
-    steps = []
-    # S_{k+1} = term(k+1, 0) + Σ_{j=1}^{top+1} term(k+1, j)
-    peeled = term(k + 1, 0)
-    tail = sp.Sum(term(k + 1, j), (j, 1, top + 1))
-    shifted = tail.change_index(j, j - 1)  # j ← j+1: limits become 0 … top
-    lhs_sum = sp.Sum(lam * term(k, j), (j, 0, top))  # Λ S_k, Λ moved inside the sum
-    same_limits = shifted.limits == lhs_sum.limits
-    same_summand = sp.expand(shifted.function - lhs_sum.function) == 0
+    peeled = sign * lam**shift * b * u[k + 1]  # the j = 0 term of S_{k+1}
+    tail = sign * sp.Sum(lam ** (j + shift) * b * u[k + 1 - j], (j, 1, k + 1 + statement.upper))
+    shifted = tail.change_index(j, j - 1)  # j ← j + 1: limits 0 … k + upper
+    step_lhs = lam * s(k)
+    same_limits = shifted.limits == s(k).limits
+    same_summand = sp.expand(shifted.function - lam * s(k).function) == 0
     same_peel = sp.expand(peeled - b * u[k + 1]) == 0
-    steps.append(f"S_(k+1) = {peeled} + {shifted}")
-    steps.append(f"Λ S_k = {lhs_sum}; limits equal: {same_limits}; summands equal: {same_summand}")
-    steps.append(f"peeled j=0 term equals B u_(k+1): {same_peel}")
-    # sanity of the symbolic manipulation on concrete k (the peel and shift are exact for k ≥ 0)
-    for kk in range(0, 4):
-        full = sp.Sum(term(kk + 1, j), (j, 0, kk + lower_start)).doit()
-        rebuilt = lam * sp.Sum(term(kk, j), (j, 0, kk - 1 + lower_start)).doit() + b * u[kk + 1]
-        if sp.expand(full - rebuilt) != 0:
-            return False, [*steps, f"concrete check failed at k = {kk}"]
-    return same_limits and same_summand and same_peel, steps
+    steps = [f"S_(k+1) = {peeled} + {shifted}", f"Λ S_k = {step_lhs}",
+             f"limits equal: {same_limits}; summands equal: {same_summand}; "
+             f"peeled term equals B u_(k+1): {same_peel}"]
+    k0 = max(statement.origin - 1, -1 - statement.upper)
+    return same_limits and same_summand and same_peel, k0, steps
 
 
 def _poly_ring(n: int, m: int, steps: int) -> tuple[Any, list[Any], list[list[Any]], list[list[Any]]]:
@@ -126,118 +163,61 @@ def _poly_ring(n: int, m: int, steps: int) -> tuple[Any, list[Any], list[list[An
     return ring, lam, bb, uu
 
 
-def _iterate(ring: Any, lam: list[Any], bb: list[list[Any]], uu: list[list[Any]],
-             first: int, last: int) -> list[list[Any]]:
-    """States after feeding u_first … u_last into x = Λx + Bu from the zero state."""
-    x = [ring.zero] * len(lam)
-    out = []
-    for t in range(first, last + 1):
-        x = [lam[i] * x[i] + sum((bb[i][c] * uu[t][c] for c in range(len(uu[t]))), ring.zero)
-             for i in range(len(lam))]
-        out.append(x)
-    return out
+def _witness(ring: Any, diff: Any) -> dict[str, str]:
+    """An integer point where the nonzero polynomial ``diff`` is nonzero: the support of its
+    lowest-degree term set to 1 first, then seeded random points in {−2 … 2}ⁿ (a nonzero
+    polynomial vanishes on few of them, by Schwartz–Zippel)."""
+    import random
+
+    gens = ring.gens
+    monomial = min(diff.monoms(), key=sum)
+    trials = [[1 if e else 0 for e in monomial]]
+    rng = random.Random(0)
+    trials += [[rng.randint(-2, 2) for _ in gens] for _ in range(200)]
+    for values in trials:
+        if diff(*values) != 0:
+            return {str(g.as_expr()): str(v) for g, v in zip(gens, values, strict=True) if v}
+    return {}  # pragma: no cover - a nonzero polynomial is nonzero at most such points
 
 
-def _closed(ring: Any, lam: list[Any], bb: list[list[Any]], uu: list[list[Any]], k: int,
-            hi: int) -> list[Any]:
-    """Σ_{j=0}^{hi} Λ^j B u_{k−j} as polynomials."""
-    acc = [ring.zero] * len(lam)
-    for j in range(0, hi + 1):
-        for i in range(len(lam)):
-            acc[i] += lam[i] ** j * sum((bb[i][c] * uu[k - j][c] for c in range(len(uu[0]))),
-                                        ring.zero)
-    return acc
+def unroll_proof(statement: Unrolled, k_max: int = 6, n: int = 2, m: int = 2) -> Proof:
+    """Decide ``statement`` (O eq. 3 or a variant) symbolically.
 
-
-def unroll_identity(k_max: int = 6, n: int = 2, m: int = 2) -> Proof:
-    """O §3 eq. (3) in the 1-based convention: x_k = Σ_{j=0}^{k-1} Λ^j B u_{k−j}, x_0 = 0.
-
-    Two symbolic arguments:
-    1. induction for all k ≥ 0 and any square Λ, B (noncommuting symbols): base x_0 = 0 = empty
-       sum; step Λ S_k + B u_{k+1} = S_{k+1} by peeling j = 0 and shifting the index;
-    2. full polynomial expansion over ℤ[λ, B, u] of the iterated recurrence against the closed
-       form for every k ≤ ``k_max`` with a diagonal Λ of size ``n`` and a general ``n``×``m`` B.
+    1. Polynomial expansion over ℤ[λ, B, u]: the iterated recurrence (the definition, started at
+       rest at the statement's origin) against the statement's closed form for every step
+       k ≤ ``k_max``, with a diagonal Λ of size ``n`` and a general ``n``×``m`` B. A nonzero
+       difference disproves the statement; it is shown with an integer point where it is nonzero.
+    2. For all larger k: the induction step Λ S_k + B u_{k+1} = S_{k+1} with noncommuting
+       symbols (any square Λ, any B), valid from the k₀ where the closed form's sum is nonempty;
+       the expansion covers every k ≤ k_max ≥ k₀.
     """
     t0 = time.perf_counter()
-    ok, steps = _sum_step(0)
+    o = statement.origin
+    ring, lam, bb, uu = _poly_ring(n, m, k_max)
+    x = [ring.zero] * n
+    for k in range(o, k_max + 1):
+        x = [lam[i] * x[i] + sum((bb[i][c] * uu[k][c] for c in range(m)), ring.zero)
+             for i in range(n)]
+        closed = [statement.closed_form(lam[i], lambda t, i=i: sum(
+            (bb[i][c] * uu[t][c] for c in range(m)), ring.zero), k, ring.zero) for i in range(n)]
+        if closed != x:
+            i = next(i for i in range(n) if closed[i] != x[i])
+            diff = x[i] - closed[i]
+            return Proof(False, f"k = {k}", "polynomial expansion over ℤ[λ, B, u]: recurrence "
+                         "minus closed form is a nonzero polynomial",
+                         counterexample={"k": k, "component": i,
+                                         "x_k − closed form": str(diff.as_expr()),
+                                         "nonzero at": _witness(ring, diff)})
+    ok, k0, steps = _induction_step(statement)
     if not ok:
-        return Proof(None, "induction step", "SymPy Sum reindexing", details={"steps": steps})
-    ring, lam, bb, uu = _poly_ring(n, m, k_max)
-    states = _iterate(ring, lam, bb, uu, 1, k_max)
-    for k in range(1, k_max + 1):
-        closed = _closed(ring, lam, bb, uu, k, k - 1)
-        if closed != states[k - 1]:
-            diff = [str((a - c).as_expr()) for a, c in zip(states[k - 1], closed, strict=True)]
-            return Proof(False, f"k = {k}", "polynomial expansion",
-                         counterexample={"k": k, "x_k - closed form": diff})
-    return Proof(True, "all k ≥ 0, any square Λ and any B (induction with noncommuting symbols, "
-                 f"recmem.theory.recurrence.unroll_identity); expansion checked for k ≤ {k_max}, "
-                 f"diagonal Λ with N = {n}, general B of size {n}×{m}",
-                 "SymPy: Sum peel-and-shift induction step + polynomial expansion over ℤ[λ, B, u]",
-                 details={"induction": " | ".join(steps),
-                          "seconds": round(time.perf_counter() - t0, 3)})
-
-
-def unroll_zero_based(k_max: int = 6, n: int = 2, m: int = 2) -> Proof:
-    """O §3 eq. (3) in the paper's own 0-based reading (x_{-1} = 0, x_0 = Bu_0): it fails.
-
-    Iterating from x_{-1} = 0 gives x_k = Σ_{j=0}^{k} Λ^j B u_{k−j}; eq. (3)'s sum stops at
-    j = k − 1, so x_k − (eq. 3) = Λ^k B u_0. The difference is checked to be exactly Λ^k B u_0 as a
-    polynomial for k ≤ ``k_max``; the specialisation k = 0, N = M = 1, B = 1, u_0 = 1 gives the
-    exact counterexample x_0 = 1 ≠ 0 = (empty sum).
-    """
-    t0 = time.perf_counter()
-    ring, lam, bb, uu = _poly_ring(n, m, k_max)
-    states = _iterate(ring, lam, bb, uu, 0, k_max)  # states[k] = x_k, k = 0 … k_max
-    for k in range(0, k_max + 1):
-        closed = _closed(ring, lam, bb, uu, k, k - 1)
-        diff = [a - c for a, c in zip(states[k], closed, strict=True)]
-        expected = [lam[i] ** k * sum((bb[i][c] * uu[0][c] for c in range(m)), ring.zero)
-                    for i in range(n)]
-        if diff != expected:
-            return Proof(None, f"k = {k}", "polynomial expansion: unexpected difference",
-                         details={"difference": [str(d.as_expr()) for d in diff]})
-    # the smallest instance, evaluated from the polynomials: k = 0, N = M = 1, λ = 0, B = 1,
-    # u_0 = 1 (every other generator 0)
-    r1, l1, b1, u1 = _poly_ring(1, 1, 0)
-    point = {l1[0]: 0, b1[0][0]: 1, u1[0][0]: 1}
-    values = [point[g] for g in r1.gens]
-    lam0, b0, u0 = 0, 1, 1
-    x0 = _iterate(r1, l1, b1, u1, 0, 0)[0][0](*values)
-    printed = _closed(r1, l1, b1, u1, 0, -1)[0](*values)  # Σ_{j=0}^{-1}: the empty sum
-    if x0 == printed:  # pragma: no cover - the specialisation is the certificate
-        return Proof(None, "k = 0", "specialisation did not separate the two sides")
-    return Proof(False, f"0-based reading, every k ≤ {k_max}: x_k − (eq. 3) = Λ^k B u_0 as a "
-                 "polynomial, so eq. (3) fails exactly when Λ^k B u_0 ≠ 0 (e.g. k = 0, Bu_0 ≠ 0)",
-                 "SymPy: polynomial expansion over ℤ[λ, B, u] of the recurrence from x_{-1} = 0",
-                 counterexample={"k": 0, "N": 1, "M": 1, "lambda": str(lam0), "B": str(b0),
-                                 "u_0": str(u0), "x_0 (recurrence)": str(x0),
-                                 "eq. (3) (empty sum)": str(printed),
-                                 "difference in general": "Λ^k B u_0"},
-                 details={"seconds": round(time.perf_counter() - t0, 3)})
-
-
-def unroll_zero_based_corrected(k_max: int = 6, n: int = 2, m: int = 2) -> Proof:
-    """The 0-based correction of O eq. (3): from x_{-1} = 0, x_k = Σ_{j=0}^{k} Λ^j B u_{k−j}.
-
-    Induction (base x_0 = Bu_0 = the j = 0 term; step by peel-and-shift with noncommuting
-    symbols) for all k ≥ 0, plus polynomial expansion for k ≤ ``k_max``.
-    """
-    t0 = time.perf_counter()
-    ok, steps = _sum_step(1)
-    if not ok:
-        return Proof(None, "induction step", "SymPy Sum reindexing", details={"steps": steps})
-    ring, lam, bb, uu = _poly_ring(n, m, k_max)
-    states = _iterate(ring, lam, bb, uu, 0, k_max)
-    for k in range(0, k_max + 1):
-        closed = _closed(ring, lam, bb, uu, k, k)
-        if closed != states[k]:
-            return Proof(False, f"k = {k}", "polynomial expansion",
-                         counterexample={"k": k})
-    return Proof(True, "all k ≥ 0, any square Λ and any B (induction, "
-                 "recmem.theory.recurrence.unroll_zero_based_corrected); expansion checked for "
-                 f"k ≤ {k_max}, diagonal Λ with N = {n}, B of size {n}×{m}",
-                 "SymPy: Sum peel-and-shift induction step + polynomial expansion",
+        return Proof(None, f"k ≤ {k_max} by expansion; the induction step does not close",
+                     "SymPy Sum peel-and-shift", details={"steps": " | ".join(steps)})
+    if k0 > k_max:
+        return Proof(None, f"k ≤ {k_max}", f"induction starts at k₀ = {k0} > k_max")
+    return Proof(True, f"all k ≥ {o - 1}, any square Λ and any B (induction with noncommuting "
+                 f"symbols from k₀ = {k0}); expansion for k ≤ {k_max}, diagonal Λ with N = {n}, "
+                 f"general B of size {n}×{m}",
+                 "SymPy: polynomial expansion over ℤ[λ, B, u] + Sum peel-and-shift induction step",
                  details={"induction": " | ".join(steps),
                           "seconds": round(time.perf_counter() - t0, 3)})
 

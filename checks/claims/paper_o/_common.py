@@ -6,10 +6,8 @@ from fractions import Fraction
 from typing import Any
 
 from recmem.checks.claim import Context, Param, at_least, in_unit_interval, parse_fraction
-from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics import nodes as nd
 from recmem.numerics.conditioning import KappaBracket, kappa2, vandermonde_builder
-from recmem.theory.proof import Proof
 
 
 def p_n(default: int, help: str = "number of nodes N (state size)") -> Param:
@@ -56,16 +54,6 @@ def vandermonde_kappa(ctx: Context, nodes: nd.Nodes, k: int) -> KappaBracket:
     if key not in ctx.cache:
         ctx.cache[key] = kappa2(vandermonde_builder(nodes, k))
     return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
-
-
-def proof_evidence(proof: Proof, seconds: float, check: str = "symbolic") -> Evidence:
-    """Evidence from a symbolic derivation."""
-    outcome = {True: Outcome.PASS, False: Outcome.REFUTE, None: Outcome.INCONCLUSIVE}[proof.holds]
-    return Evidence(check=check, kind="symbolic", backend="sympy", outcome=outcome,
-                    scope=proof.scope, message=proof.method, seconds=seconds,
-                    counterexample=proof.counterexample,
-                    certified_by="exact symbolic computation" if proof.holds is False else None,
-                    data={k: str(v) for k, v in proof.details.items()})
 
 
 def exact_values(values: Any) -> list[str]:

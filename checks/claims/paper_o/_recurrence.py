@@ -109,13 +109,12 @@ def ones_drive(u: list[QQi], n: int) -> list[list[QQi]]:
 
 # ---- search strategies (exact values; shrink towards small sizes and simple numbers) --------
 
-def recurrence_instances(n_max: int = 3, m_max: int = 2, k_max: int = 5,
-                         zero_based: bool = False) -> Any:
+def recurrence_instances(n_max: int = 3, m_max: int = 2, k_max: int = 5, origin: int = 1) -> Any:
     """Instances {nodes, B, u, k} of the recurrence over its stated domain.
 
     Λ's diagonal and B are complex (nodes drawn in the closed unit disk, B's entries with parts
-    in [−1, 1]); ``u`` lists u_1 … u_k (1-based) or u_0 … u_k (``zero_based``); inputs are real
-    (O §2: "real M-dimensional inputs").
+    in [−1, 1]); ``u`` lists the inputs u_origin … u_k, from k = origin − 1 (none fed) up;
+    inputs are real (O §2: "real M-dimensional inputs").
     """
     from hypothesis import strategies as st
 
@@ -126,10 +125,10 @@ def recurrence_instances(n_max: int = 3, m_max: int = 2, k_max: int = 5,
     def build(draw: Any) -> dict[str, Any]:
         n = draw(st.integers(1, n_max))
         m = draw(st.integers(1, m_max))
-        k = draw(st.integers(0, k_max))
+        k = draw(st.integers(origin - 1, k_max))
         nodes = draw(st.lists(gauss, min_size=n, max_size=n))
         b = [draw(st.lists(gauss, min_size=m, max_size=m)) for _ in range(n)]
-        count = k + 1 if zero_based else k
+        count = k - origin + 1
         u = [draw(st.lists(real, min_size=m, max_size=m)) for _ in range(count)]
         return {"nodes": nodes, "B": b, "u": u, "k": k}
 

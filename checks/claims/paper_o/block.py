@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
-from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence
+from recmem.checks.claims.paper_o._common import p_rmax, p_rmin
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 
 QUOTE_B = ("We pick N = RM + 1 (where R > 0 we will fix later), and the following input projection "
@@ -125,10 +125,10 @@ def symbolic_printed(ctx: Context) -> list[Evidence]:
     from recmem.theory.sparse import block_recoverability, state_identity
 
     t0 = time.perf_counter()
-    ev = [proof_evidence(state_identity(k_max=4, m_max=2, r_max=2, p=2),
+    ev = [from_proof(state_identity(k_max=4, m_max=2, r_max=2, p=2),
                          time.perf_counter() - t0, "eq. 16 displayed / eq. 20 (symbolic)")]
     t0 = time.perf_counter()
-    ev.append(proof_evidence(block_recoverability(), time.perf_counter() - t0,
+    ev.append(from_proof(block_recoverability(), time.perf_counter() - t0,
                              "α recoverable when RM > P (exact counterexample)"))
     return ev
 
@@ -138,7 +138,7 @@ def symbolic_literal(ctx: Context) -> list[Evidence]:
     from recmem.theory.sparse import literal_vtilde
 
     t0 = time.perf_counter()
-    return [proof_evidence(literal_vtilde(), time.perf_counter() - t0,
+    return [from_proof(literal_vtilde(), time.perf_counter() - t0,
                            "x_{k,0} = 1 under Ṽ_k = diag(1, V_k)")]
 
 
@@ -147,11 +147,11 @@ def symbolic_corrected(ctx: Context) -> list[Evidence]:
     from recmem.theory.sparse import recovery_identity, state_identity
 
     t0 = time.perf_counter()
-    ev = [proof_evidence(state_identity(k_max=4, m_max=2, r_max=2, p=2),
+    ev = [from_proof(state_identity(k_max=4, m_max=2, r_max=2, p=2),
                          time.perf_counter() - t0, "eq. 16 displayed / eq. 20 (symbolic)")]
     prob = _problem(ctx)
     t0 = time.perf_counter()
-    ev.append(proof_evidence(recovery_identity(prob.lam0, prob.blocks, prob.basis, prob.alpha,
+    ev.append(from_proof(recovery_identity(prob.lam0, prob.blocks, prob.basis, prob.alpha,
                                                sp.steps(ctx, prob), prob.description),
                              time.perf_counter() - t0, "α = Ω_k⁺x̃_k when rank Ω_k = P (exact)"))
     return ev

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
-from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence
+from recmem.checks.claims.paper_o._common import p_rmax, p_rmin
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
 from recmem.numerics.nodes import uniform_draws
@@ -60,7 +60,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     t0 = time.perf_counter()
     proof = causal_fill_identity(prob.lam0, prob.blocks, prob.basis, prob.alpha, ks,
                                  {k: tail(ctx, prob, k) for k in ks}, prob.description)
-    return [proof_evidence(proof, time.perf_counter() - t0, "eq. 29: ũ_{:,1:k} = u_{:,1:k}")]
+    return [from_proof(proof, time.perf_counter() - t0, "eq. 29: ũ_{:,1:k} = u_{:,1:k}")]
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

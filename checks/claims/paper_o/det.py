@@ -12,13 +12,12 @@ from recmem.checks.claims.paper_o._common import (
     p_nodes,
     p_rmax,
     p_rmin,
-    proof_evidence,
     vandermonde_kappa,
 )
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
 from recmem.checks.strategies import node_lists
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.linalg import product_of_differences
 
@@ -28,7 +27,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
     t0 = time.perf_counter()
     proof = det_identity(int(ctx["n_max_symbolic"]))
-    return [proof_evidence(proof, time.perf_counter() - t0)]
+    return [from_proof(proof, time.perf_counter() - t0)]
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

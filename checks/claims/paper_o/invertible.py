@@ -27,12 +27,11 @@ from recmem.checks.claims.paper_o._common import (
     p_n,
     p_rmax,
     p_rmin,
-    proof_evidence,
     vandermonde_kappa,
 )
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.exact import QQi, all_distinct, to_mpc
 from recmem.theory.ring import lemma6_argument
@@ -127,7 +126,7 @@ def symbolic_printed(ctx: Context) -> list[Evidence]:
     from recmem.theory.ring import invertible_as_printed
 
     t0 = time.perf_counter()
-    return [proof_evidence(invertible_as_printed(int(ctx["n_max_symbolic"])),
+    return [from_proof(invertible_as_printed(int(ctx["n_max_symbolic"])),
                            time.perf_counter() - t0)]
 
 
@@ -136,7 +135,7 @@ def symbolic_corrected(ctx: Context) -> list[Evidence]:
     from recmem.theory.ring import invertible_corrected
 
     t0 = time.perf_counter()
-    return [proof_evidence(invertible_corrected(int(ctx["n_max_symbolic"])),
+    return [from_proof(invertible_corrected(int(ctx["n_max_symbolic"])),
                            time.perf_counter() - t0)]
 
 

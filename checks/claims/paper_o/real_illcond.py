@@ -16,7 +16,6 @@ from typing import Any
 from hypothesis import strategies as st
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_o._studies import (
     Listed,
     cached_study,
@@ -30,7 +29,7 @@ from recmem.checks.claims.paper_o._studies import (
     trend_evidence,
 )
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.studies import REAL_FAMILIES, Row, Study, loglinear_fit, real_study
 
@@ -54,7 +53,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
     t0 = time.perf_counter()
     proof = chebyshev_divided_difference(int(ctx["n_max_symbolic"]))
-    return [proof_evidence(proof, time.perf_counter() - t0)]
+    return [from_proof(proof, time.perf_counter() - t0)]
 
 
 def _label(r: Row) -> str:

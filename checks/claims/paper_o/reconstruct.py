@@ -13,7 +13,6 @@ from recmem.checks.claims.paper_o._common import (
     p_rmax,
     p_rmin,
     p_seed_offset,
-    proof_evidence,
     vandermonde_kappa,
 )
 from recmem.checks.claims.paper_o._recurrence import (
@@ -27,7 +26,7 @@ from recmem.checks.claims.paper_o._recurrence import (
 )
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi, all_distinct
 
@@ -55,7 +54,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     proof = reconstruct_identity(int(ctx["n_max_symbolic"]),
                                  nodes.values if exact_ok else None,
                                  _inputs(ctx, k) if exact_ok else None)
-    ev = proof_evidence(proof, time.perf_counter() - t0)
+    ev = from_proof(proof, time.perf_counter() - t0)
     if not exact_ok:
         why = ("roots of unity are algebraic, not in ℚ(i): O.roots-of-unity gives V_kᴴV_k = N·I_k, "
                "so V_k⁺ = V_kᴴ/N exactly" if nodes.values is None

@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o import _sparse as sp
-from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence
+from recmem.checks.claims.paper_o._common import p_rmax, p_rmin
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.exact import QQi
 from recmem.numerics.nodes import uniform_draws
@@ -185,9 +185,9 @@ def _numeric(form: AffineForm) -> Callable[[AbstractBackend, Context], list[Evid
 def symbolic_printed(ctx: Context) -> list[Evidence]:
     """Eq. 26 and eq. 31 as printed (SymPy; exact ℚ(i) instance for eq. 31)."""
     t0 = time.perf_counter()
-    ev = [proof_evidence(rx.printed_relaxation(), time.perf_counter() - t0, "eq. 26 (SymPy)")]
+    ev = [from_proof(rx.printed_relaxation(), time.perf_counter() - t0, "eq. 26 (SymPy)")]
     t0 = time.perf_counter()
-    ev.append(proof_evidence(rx.omega_relaxation(corrected=False), time.perf_counter() - t0,
+    ev.append(from_proof(rx.omega_relaxation(corrected=False), time.perf_counter() - t0,
                              "eq. 31 at t = k (exact)"))
     return ev
 
@@ -195,10 +195,10 @@ def symbolic_printed(ctx: Context) -> list[Evidence]:
 def symbolic_corrected(ctx: Context) -> list[Evidence]:
     """The piecewise-linear interpolation (SymPy; exact ℚ(i) instance for the Ω_t⁺ form)."""
     t0 = time.perf_counter()
-    ev = [proof_evidence(rx.corrected_relaxation(), time.perf_counter() - t0,
+    ev = [from_proof(rx.corrected_relaxation(), time.perf_counter() - t0,
                          "interpolated T̃ (SymPy)")]
     t0 = time.perf_counter()
-    ev.append(proof_evidence(rx.omega_relaxation(corrected=True), time.perf_counter() - t0,
+    ev.append(from_proof(rx.omega_relaxation(corrected=True), time.perf_counter() - t0,
                              "interpolated Ω_t⁺ at t = k (exact)"))
     return ev
 

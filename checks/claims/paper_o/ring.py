@@ -19,9 +19,9 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import p_rmax, p_rmin, proof_evidence
+from recmem.checks.claims.paper_o._common import p_rmax, p_rmin
 from recmem.checks.numeric import identity_check
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.exact import QQi
 from recmem.numerics.nodes import uniform_draws
@@ -208,7 +208,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     from recmem.theory.ring import lemma6_law
 
     t0 = time.perf_counter()
-    return [proof_evidence(lemma6_law(), time.perf_counter() - t0)]
+    return [from_proof(lemma6_law(), time.perf_counter() - t0)]
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

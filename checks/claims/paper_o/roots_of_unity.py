@@ -13,10 +13,10 @@ import mpmath
 
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import p_n, proof_evidence
+from recmem.checks.claims.paper_o._common import p_n
 from recmem.checks.claims.paper_o._recurrence import k_at_most_n, p_k, resolve_k
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics import nodes as nd
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.conditioning import kappa2, vandermonde_builder
@@ -36,7 +36,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     n = int(ctx["N"])
     k = resolve_k(ctx, n)
     proof = roots_condition_identity(int(ctx["n_max_symbolic"]))
-    ev = proof_evidence(proof, time.perf_counter() - t0)
+    ev = from_proof(proof, time.perf_counter() - t0)
     if proof.holds is True:
         own, why = gram_is_scaled_identity(n, k)
         ev.data["own instance"] = why

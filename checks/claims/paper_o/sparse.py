@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
-from recmem.checks.claims.paper_o._common import p_n, p_rmax, p_rmin, proof_evidence
+from recmem.checks.claims.paper_o._common import p_n, p_rmax, p_rmin
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
 
@@ -45,13 +45,13 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
     _check_sizes(ctx)
     t0 = time.perf_counter()
-    ev = [proof_evidence(state_identity(k_max=4, m_max=1, r_max=3, p=2),
+    ev = [from_proof(state_identity(k_max=4, m_max=1, r_max=3, p=2),
                          time.perf_counter() - t0, "eq. 6: x̃_k = V_kΨ_kα (symbolic)")]
     prob = _problem(ctx)
     t0 = time.perf_counter()
     proof = recovery_identity(prob.lam0, prob.blocks, prob.basis, prob.alpha, sp.steps(ctx, prob),
                               prob.description)
-    ev.append(proof_evidence(proof, time.perf_counter() - t0, "eq. 22: α = Ω_k⁺x̃_k (exact)"))
+    ev.append(from_proof(proof, time.perf_counter() - t0, "eq. 22: α = Ω_k⁺x̃_k (exact)"))
     return ev
 
 

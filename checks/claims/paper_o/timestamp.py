@@ -21,10 +21,9 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, parse_fraction
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.search import Instance
 from recmem.checks.strategies import disk
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.exact import QQi, abs2
 from recmem.theory import timestamp as th
@@ -93,13 +92,13 @@ def _horizon_table(lam0: QQi) -> dict[str, Any]:
 def symbolic_printed(ctx: Context) -> list[Evidence]:
     """SymPy derivation and exact/ball evaluation of the failure classes (theory.timestamp)."""
     t0 = time.perf_counter()
-    return [proof_evidence(th.printed_inversion(), time.perf_counter() - t0)]
+    return [from_proof(th.printed_inversion(), time.perf_counter() - t0)]
 
 
 def symbolic_corrected(ctx: Context) -> list[Evidence]:
     """SymPy proof of the corrected formula, with the predicted horizons of three precisions."""
     t0 = time.perf_counter()
-    ev = proof_evidence(th.corrected_inversion(), time.perf_counter() - t0)
+    ev = from_proof(th.corrected_inversion(), time.perf_counter() - t0)
     lam0 = lam0_of(ctx)
     if 0 < abs2(lam0) < 1:
         ev.data.update({k: str(v) for k, v in _horizon_table(lam0).items()})

@@ -13,7 +13,6 @@ from recmem.checks.claims.paper_o._common import (
     p_rmax,
     p_rmin,
     p_seed_offset,
-    proof_evidence,
 )
 from recmem.checks.claims.paper_o._recurrence import (
     ones_drive,
@@ -24,7 +23,7 @@ from recmem.checks.claims.paper_o._recurrence import (
 )
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
 
@@ -37,7 +36,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
     t0 = time.perf_counter()
     proof = vandermonde_form_identity(int(ctx["k_max_symbolic"]), int(ctx["n_max_symbolic"]))
-    return [proof_evidence(proof, time.perf_counter() - t0)]
+    return [from_proof(proof, time.perf_counter() - t0)]
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

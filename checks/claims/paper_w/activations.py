@@ -17,11 +17,10 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 
 QUOTE = ("Definition 3.8. We consider the following family of bounded monotone Lipschitz continuous "
@@ -202,7 +201,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     from recmem.theory.activations import activation_classes
 
     t0 = time.perf_counter()
-    return [proof_evidence(activation_classes(), time.perf_counter() - t0)]
+    return [from_proof(activation_classes(), time.perf_counter() - t0)]
 
 
 def strategy(ctx: Context) -> Any:

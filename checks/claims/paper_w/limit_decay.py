@@ -21,9 +21,8 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _reparam as rp
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.theory.limit_decay import EXAMPLES, Example, transform
 
@@ -315,7 +314,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     from recmem.theory.limit_decay import lemma_a10
 
     t0 = time.perf_counter()
-    return [proof_evidence(lemma_a10(), time.perf_counter() - t0)]
+    return [from_proof(lemma_a10(), time.perf_counter() - t0)]
 
 
 CLAIMS = [

@@ -12,10 +12,9 @@ import mpmath
 
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 
 QUOTE = ("By the theory of Lyapunov equation, it can be verified that the symmetric positive-definite "
@@ -29,7 +28,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     from recmem.theory.lyapunov import solution_proof
 
     proof, sec = lc.proof_time(solution_proof)
-    return [proof_evidence(proof, sec)]
+    return [from_proof(proof, sec)]
 
 
 def _problem(ctx: Context) -> tuple[lc.HurwitzDraw, Any, Any, Any]:

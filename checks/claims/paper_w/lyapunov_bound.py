@@ -12,10 +12,9 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, parse_fraction
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 
 QUOTE = ("Lemma A.8. Given a sequence of Lyapunov equation with Hurwitz matrices | (77) | Assume the "
@@ -87,7 +86,7 @@ def symbolic_printed(ctx: Context) -> list[Evidence]:
     from recmem.theory.lyapunov import bound_counterexample
 
     proof, sec = lc.proof_time(bound_counterexample)
-    return [proof_evidence(proof, sec)]
+    return [from_proof(proof, sec)]
 
 
 def numeric_printed(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
@@ -138,7 +137,7 @@ def symbolic_normal(ctx: Context) -> list[Evidence]:
     from recmem.theory.lyapunov import normal_bound_proof
 
     proof, sec = lc.proof_time(normal_bound_proof)
-    return [proof_evidence(proof, sec)]
+    return [from_proof(proof, sec)]
 
 
 def numeric_normal(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
@@ -172,7 +171,7 @@ def symbolic_weak(ctx: Context) -> list[Evidence]:
     from recmem.theory.lyapunov import diagonalizable_bound_proof
 
     proof, sec = lc.proof_time(diagonalizable_bound_proof)
-    return [proof_evidence(proof, sec)]
+    return [from_proof(proof, sec)]
 
 
 def numeric_weak(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

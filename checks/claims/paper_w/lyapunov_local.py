@@ -20,10 +20,9 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 
 QUOTE = ("Lemma A.9. Assume is a sequence of Hurwitz matrices with eigenvalues bounded away from 0: "
@@ -142,7 +141,7 @@ def symbolic_exists(ctx: Context) -> list[Evidence]:
     from recmem.theory.lyapunov import local_quartic_proof
 
     proof, sec = lc.proof_time(lambda: local_quartic_proof(3))
-    return [proof_evidence(proof, sec)]
+    return [from_proof(proof, sec)]
 
 
 def _cond(ctx: Context, d: Any) -> Any:
@@ -202,7 +201,7 @@ def symbolic_explicit(ctx: Context) -> list[Evidence]:
     from recmem.theory.lyapunov import local_explicit_counterexample
 
     proof, sec = lc.proof_time(local_explicit_counterexample)
-    return [proof_evidence(proof, sec)]
+    return [from_proof(proof, sec)]
 
 
 def _m0(w: Any) -> Fraction:
@@ -287,7 +286,7 @@ def symbolic_corrected(ctx: Context) -> list[Evidence]:
     from recmem.theory.lyapunov import local_explicit_corrected_proof
 
     proof, sec = lc.proof_time(local_explicit_corrected_proof)
-    return [proof_evidence(proof, sec)]
+    return [from_proof(proof, sec)]
 
 
 def numeric_corrected(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

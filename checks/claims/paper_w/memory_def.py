@@ -21,9 +21,8 @@ from typing import Any
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Provenance, by_arithmetic
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _memory as mm
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.kernels import ExpSumKernel
 
@@ -61,8 +60,8 @@ def symbolic(ctx: Context) -> list[Evidence]:
     k = kernel_of_ctx(ctx)
     real = realisation_proof(realisations(ctx), k.coeffs, k.rates, k.weights)
     t1 = time.perf_counter()
-    return [proof_evidence(real, t1 - t0, "symbolic: the RNN wrappings realise ρ"),
-            proof_evidence(decaying_notions_proof(), time.perf_counter() - t1, "symbolic: Def. 3.2 notions")]
+    return [from_proof(real, t1 - t0, "symbolic: the RNN wrappings realise ρ"),
+            from_proof(decaying_notions_proof(), time.perf_counter() - t1, "symbolic: Def. 3.2 notions")]
 
 
 class ZeroOrderHoldRNN:

@@ -22,9 +22,8 @@ import mpmath
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, by_arithmetic
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _memory as mm
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.kernels import ExpSumKernel, Kernel
 
@@ -42,7 +41,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     from recmem.theory.memory import impulse_reversed_proof
 
     t0 = time.perf_counter()
-    return [proof_evidence(impulse_reversed_proof(), time.perf_counter() - t0)]
+    return [from_proof(impulse_reversed_proof(), time.perf_counter() - t0)]
 
 
 def _first_order(kernel: Kernel, t: float, delta: float, mp: Any) -> tuple[float, float]:

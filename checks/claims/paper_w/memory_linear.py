@@ -25,9 +25,8 @@ import numpy as np
 
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Provenance, by_arithmetic
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _memory as mm
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.kernels import Kernel
 
@@ -42,7 +41,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     from recmem.theory.memory import linear_memory_proof
 
     t0 = time.perf_counter()
-    return [proof_evidence(linear_memory_proof(), time.perf_counter() - t0)]
+    return [from_proof(linear_memory_proof(), time.perf_counter() - t0)]
 
 
 def _sign(v: float) -> float:

@@ -21,7 +21,6 @@ import mpmath
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, by_arithmetic, parse_fraction
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w._stability import (
     C_TOL,
     ScalarCase,
@@ -35,7 +34,7 @@ from recmem.checks.claims.paper_w._stability import (
     sup_ball,
 )
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.kernels import parse_kernel
 from recmem.numerics.perturbation import (
@@ -334,7 +333,7 @@ def _flint(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 
 def symbolic(ctx: Context) -> list[Evidence]:
     t0 = time.perf_counter()
-    return [proof_evidence(corner_proof(), time.perf_counter() - t0,
+    return [from_proof(corner_proof(), time.perf_counter() - t0,
                            check="symbolic: the scalar case's sup is attained at a box corner")]
 
 

@@ -20,11 +20,10 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, parse_fraction
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.theory.proof import Proof
 
@@ -328,7 +327,7 @@ def holds_lru(instance: tuple[Fraction, Fraction], ctx: Context) -> Instance:
 def _symbolic(fn: Callable[[], Proof]) -> Callable[[Context], list[Evidence]]:
     def symbolic(ctx: Context) -> list[Evidence]:
         t0 = time.perf_counter()
-        return [proof_evidence(fn(), time.perf_counter() - t0)]
+        return [from_proof(fn(), time.perf_counter() - t0)]
     return symbolic
 
 

@@ -22,9 +22,8 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _reparam as rp
-from recmem.checks.verdict import Evidence
+from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 
 QUOTE = ("Appendix C Rescaling is not an a priori solution to stable approximation. Now we consider "
@@ -253,7 +252,7 @@ def symbolic(ctx: Context) -> list[Evidence]:
     from recmem.theory.rescaling import rescaling_example
 
     t0 = time.perf_counter()
-    return [proof_evidence(rescaling_example(int(ctx["m_symbolic"])), time.perf_counter() - t0)]
+    return [from_proof(rescaling_example(int(ctx["m_symbolic"])), time.perf_counter() - t0)]
 
 
 CLAIMS = [

@@ -23,10 +23,9 @@ from typing import Any
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Param, Provenance
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _memory as mm
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.rnn import RNN
 
@@ -63,7 +62,7 @@ def symbolic_printed(ctx: Context) -> list[Evidence]:
     from recmem.theory.memory import app_i1_counterexample
 
     t0 = time.perf_counter()
-    return [proof_evidence(app_i1_counterexample(), time.perf_counter() - t0)]
+    return [from_proof(app_i1_counterexample(), time.perf_counter() - t0)]
 
 
 def strategy(ctx: Context) -> Any:
@@ -159,7 +158,7 @@ def symbolic_corrected(ctx: Context) -> list[Evidence]:
     from recmem.theory.memory import diagonal_stability_proof
 
     t0 = time.perf_counter()
-    return [proof_evidence(diagonal_stability_proof(), time.perf_counter() - t0)]
+    return [from_proof(diagonal_stability_proof(), time.perf_counter() - t0)]
 
 
 def _stable(sigma: str) -> RNN:

@@ -30,10 +30,9 @@ import numpy as np
 
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _memory as mm
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 
 QUOTE = ("The works in Li et al. (2020; 2022) study the approximation of functional sequences satisfying "
@@ -64,10 +63,10 @@ def _symbolic(reading: str) -> Any:
         t0 = time.perf_counter()
         out = []
         if reading == "corrected":
-            out.append(proof_evidence(linear_rnn_kernel_proof(), time.perf_counter() - t0,
+            out.append(from_proof(linear_rnn_kernel_proof(), time.perf_counter() - t0,
                                       "symbolic: ρᵀ = cᵀe^{Wt}U"))
         t1 = time.perf_counter()
-        out.append(proof_evidence(linear_rnn_rate_proof(reading), time.perf_counter() - t1,
+        out.append(from_proof(linear_rnn_rate_proof(reading), time.perf_counter() - t1,
                                   f"symbolic: decay rate ({reading} reading)"))
         return out
     return run

@@ -16,9 +16,8 @@ import time
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Provenance
-from recmem.checks.claims.paper_o._common import proof_evidence
 from recmem.checks.claims.paper_w import _memory as mm
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.theory.proof import Proof
 
@@ -74,7 +73,7 @@ def searched_exact(t: np.ndarray) -> np.ndarray:
 
 def symbolic(ctx: Context) -> list[Evidence]:
     t0 = time.perf_counter()
-    return [proof_evidence(saturation_proof(), time.perf_counter() - t0)]
+    return [from_proof(saturation_proof(), time.perf_counter() - t0)]
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
