@@ -1,4 +1,7 @@
-"""How check outcomes combine into verdicts (CLAIMS.md ground rule 2) and the tolerance policies."""
+"""The verdict rules of checks/verdict.py (R1–R7, C1, C2), symbolic outcomes, and tolerances.
+
+Every rule has a test here; the README's "What a verdict means" states the same rules.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +9,56 @@ import mpmath
 import pytest
 
 from recmem.checks import tolerance as tol
-from recmem.checks.verdict import Evidence, Outcome, Verdict, combine, counterexample_of
+from recmem.checks.verdict import (
+    ControlRun,
+    Evidence,
+    Outcome,
+    Verdict,
+    apply_controls,
+    combine,
+    counterexample_of,
+    decide,
+    from_proof,
+)
+from recmem.theory.proof import Proof, decide_zero
 
 
-def ev(outcome: Outcome, kind: str = "numeric", **kw) -> Evidence:
-    return Evidence(check="c", kind=kind, backend="b", outcome=outcome, **kw)
+def ev(outcome: Outcome, kind: str = "numeric", backend: str = "b", check: str = "c",
+       **kw) -> Evidence:
+    return Evidence(check=check, kind=kind, backend=backend, outcome=outcome, **kw)
 
+
+def control(*evidence: Evidence, change: str = "sign flipped") -> ControlRun:
+    return ControlRun(change, "a false statement", combine(evidence), list(evidence))
+
+
+# ---- R1–R5, R7: what the evidence alone earns ----------------------------------------------------
 
 @pytest.mark.parametrize(("outcomes", "verdict"), [
-    ([("symbolic", Outcome.PASS), ("numeric", Outcome.PASS)], Verdict.VERIFIED),
-    ([("symbolic", Outcome.PASS), ("numeric", Outcome.INCONCLUSIVE)], Verdict.VERIFIED),
-    ([("numeric", Outcome.PASS), ("numeric", Outcome.PASS)], Verdict.CORROBORATED),
+    # R1: a certified counterexample refutes, whatever else passed
+    ([("symbolic", Outcome.PASS), ("search", Outcome.REFUTE)], Verdict.REFUTED),
+    ([("numeric", Outcome.FAIL), ("search", Outcome.REFUTE)], Verdict.REFUTED),
+    # R2: an uncertified disagreement fails
+    ([("symbolic", Outcome.PASS), ("numeric", Outcome.FAIL)], Verdict.FAILED),
+    # R3: an exception
+    ([("numeric", Outcome.ERROR), ("numeric", Outcome.PASS)], Verdict.ERROR),
+    # R5: nothing passed
     ([("numeric", Outcome.INCONCLUSIVE)], Verdict.INCONCLUSIVE),
     ([("numeric", Outcome.SKIPPED)], Verdict.SKIPPED),
-    ([("symbolic", Outcome.PASS), ("numeric", Outcome.FAIL)], Verdict.FAILED),
-    ([("numeric", Outcome.ERROR), ("numeric", Outcome.PASS)], Verdict.ERROR),
-    ([("numeric", Outcome.FAIL), ("search", Outcome.REFUTE)], Verdict.REFUTED),
-    ([("symbolic", Outcome.PASS), ("search", Outcome.REFUTE)], Verdict.REFUTED),
     ([], Verdict.SKIPPED),
+    # R7: a general symbolic proof makes it VERIFIED, numeric passes only CORROBORATED
+    ([("symbolic", Outcome.PASS), ("numeric", Outcome.PASS)], Verdict.VERIFIED),
+    ([("symbolic", Outcome.PASS), ("numeric", Outcome.INCONCLUSIVE)], Verdict.VERIFIED),
+    ([("numeric", Outcome.PASS), ("search", Outcome.PASS)], Verdict.CORROBORATED),
+    ([("exact", Outcome.PASS), ("numeric", Outcome.PASS)], Verdict.CORROBORATED),
+    # an undecided symbolic side cannot make the claim VERIFIED
+    ([("symbolic", Outcome.INCONCLUSIVE), ("numeric", Outcome.PASS)], Verdict.CORROBORATED),
 ])
 def test_combine(outcomes, verdict) -> None:
     assert combine([ev(o, k) for k, o in outcomes]) is verdict
 
 
-def test_study_claims_are_decided_by_their_trend_tests() -> None:
+def test_r4_study_claims_are_decided_by_their_trend_tests() -> None:
     support = [ev(Outcome.PASS), ev(Outcome.PASS, "numeric")]
     trends = [ev(Outcome.PASS, "statistical"), ev(Outcome.INCONCLUSIVE, "statistical")]
     assert combine(support + trends, ("statistical",)) is Verdict.INCONCLUSIVE
@@ -39,15 +68,117 @@ def test_study_claims_are_decided_by_their_trend_tests() -> None:
     assert combine([*support, ev(Outcome.FAIL, "statistical")], ("statistical",)) is Verdict.FAILED
 
 
-def test_only_ok_verdicts_pass_the_exit_status() -> None:
-    assert {v for v in Verdict if v.ok} == {Verdict.VERIFIED, Verdict.CORROBORATED}
-    assert all(v.meaning for v in Verdict)
+# ---- R6: negative controls ---------------------------------------------------------------------
 
+def test_r6_every_control_must_be_told_apart() -> None:
+    passing = [ev(Outcome.PASS, "symbolic", "sympy"), ev(Outcome.PASS, backend="mpmath@256")]
+    refuted = control(ev(Outcome.REFUTE, "search", "exact"))
+    failed = control(ev(Outcome.FAIL, "statistical"), change="trend reversed")
+    missed = control(ev(Outcome.PASS, "search", "exact"), change="power shifted")
+    assert decide(passing, controls=[refuted, failed]).verdict is Verdict.VERIFIED
+    d = decide(passing, controls=[refuted, missed])
+    assert d.verdict is Verdict.INCONCLUSIVE
+    assert "checks cannot tell the statement from “power shifted”" in d.reason
+    # no control at all: no check has shown that it can fail
+    assert decide(passing, controls=[]).verdict is Verdict.INCONCLUSIVE
+    # controls not run (--no-controls): the evidence alone decides
+    assert decide(passing, controls=None).verdict is Verdict.VERIFIED
+
+
+def test_r6_leaves_refutations_standing() -> None:
+    refuted = [ev(Outcome.REFUTE, "search", "exact")]
+    missed = control(ev(Outcome.PASS, "search", "exact"))
+    assert decide(refuted, controls=[missed]).verdict is Verdict.REFUTED
+
+
+def test_an_errored_control_is_not_told_apart() -> None:
+    assert not control(ev(Outcome.ERROR)).told_apart
+    assert not control(ev(Outcome.INCONCLUSIVE)).told_apart
+    assert control(ev(Outcome.FAIL)).told_apart and control(ev(Outcome.REFUTE)).told_apart
+
+
+# ---- C1, C2: passing checks that cannot tell the statement from a control -----------------------
+
+def test_c1_an_arithmetic_that_cannot_tell_a_control_apart_decides_nothing() -> None:
+    main = [ev(Outcome.PASS, backend="numpy"), ev(Outcome.PASS, backend="mpmath@256"),
+            ev(Outcome.PASS, "search", "exact")]
+    # the control is refuted by mpmath and the search, but passes every numpy check
+    c = control(ev(Outcome.PASS, backend="numpy"), ev(Outcome.REFUTE, backend="mpmath@256"),
+                ev(Outcome.REFUTE, "search", "exact"))
+    out = apply_controls(main, [c])
+    assert [e.outcome for e in out] == [Outcome.INCONCLUSIVE, Outcome.PASS, Outcome.PASS]
+    assert "numpy cannot tell the statement from control “sign flipped”" in out[0].message
+    assert main[0].outcome is Outcome.PASS  # the input is left alone
+    # one check of an arithmetic refuting the control is enough for that arithmetic (a
+    # statement with several parts is checked by several checks)
+    two = [ev(Outcome.PASS, backend="numpy", check="identity"),
+           ev(Outcome.PASS, backend="numpy", check="definiteness")]
+    c2 = control(ev(Outcome.FAIL, backend="numpy", check="identity"),
+                 ev(Outcome.PASS, backend="numpy", check="definiteness"))
+    assert [e.outcome for e in apply_controls(two, [c2])] == [Outcome.PASS, Outcome.PASS]
+
+
+def test_c2_a_tolerance_must_resolve_the_distance_to_each_control() -> None:
+    # 12 bits: the false statement is 6 % off and passes a 9.5 % tolerance; its nearest control
+    # (14.5 % off) fails, but 14.5 % − 6 % is within the tolerance: the check resolves neither
+    main = [ev(Outcome.PASS, backend="mpmath@12", residual="0.0639", tolerance="0.0948")]
+    near = control(ev(Outcome.REFUTE, backend="mpmath@12", residual="0.145",
+                      tolerance="0.0948"))
+    (out,) = apply_controls(main, [near])
+    assert out.outcome is Outcome.INCONCLUSIVE and "cannot separate" in out.message
+    # 24 bits: the tolerance is tiny against the same distance
+    main24 = [ev(Outcome.PASS, backend="mpmath@24", residual="1.1e-7", tolerance="2.4e-5")]
+    far = control(ev(Outcome.REFUTE, backend="mpmath@24", residual="0.05", tolerance="2.4e-5"))
+    assert apply_controls(main24, [far])[0].outcome is Outcome.PASS
+    # counterparts are matched by arithmetic and check name; unparseable residuals fall back to C1
+    other = control(ev(Outcome.REFUTE, backend="mpmath@24", check="other", residual="1e-7"))
+    assert apply_controls(main24, [other])[0].outcome is Outcome.PASS
+
+
+# ---- symbolic outcomes --------------------------------------------------------------------------
+
+def test_a_disproof_is_a_refutation_with_its_counterexample() -> None:
+    with pytest.raises(ValueError, match="counterexample"):
+        Proof(False, "k = 1", "expansion")
+    e = from_proof(Proof(False, "k = 1", "expansion", counterexample={"k": 1}), 0.0)
+    assert e.outcome is Outcome.REFUTE and e.counterexample == {"k": 1}
+    assert combine([e, ev(Outcome.PASS)]) is Verdict.REFUTED
+    assert from_proof(Proof(None, "k ≤ 6", "undecided"), 0.0).outcome is Outcome.INCONCLUSIVE
+
+
+def test_exact_instances_corroborate_but_never_verify() -> None:
+    points = from_proof(Proof(True, "ρ = 1/2", "substitution", general=False), 0.0)
+    assert points.kind == "exact"
+    assert combine([points, ev(Outcome.PASS)]) is Verdict.CORROBORATED
+    general = from_proof(Proof(True, "all k", "induction"), 0.0)
+    assert general.kind == "symbolic" and combine([general]) is Verdict.VERIFIED
+
+
+def test_decide_zero_proves_disproves_or_says_undecided() -> None:
+    import sympy as sp
+
+    x, y = sp.symbols("x y", positive=True)
+    assert decide_zero(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1) == (True, {})
+    holds, witness = decide_zero((x + 1) ** 2 - x**2 - 1, points=[{x: 0}, {x: 1}])
+    assert holds is False and witness["point"] == {"x": "1"}
+    holds, witness = decide_zero(sp.Integer(2) - 1)
+    assert holds is False and witness["difference (reduced)"] == "1"
+    # no point given and no simplification: undecided, never False
+    f = sp.Function("f")
+    assert decide_zero(f(x) - f(y))[0] is None
+
+
+# ---- counterexamples and tolerances -------------------------------------------------------------
 
 def test_counterexample_carries_its_certificate() -> None:
     e = ev(Outcome.REFUTE, "search", counterexample={"t": "1"}, certified_by="exact arithmetic")
     cx = counterexample_of([ev(Outcome.PASS), e])
     assert cx == {"t": "1", "certified_by": "exact arithmetic", "check": "c", "backend": "b"}
+
+
+def test_only_ok_verdicts_pass_the_exit_status() -> None:
+    assert {v for v in Verdict if v.ok} == {Verdict.VERIFIED, Verdict.CORROBORATED}
+    assert all(v.meaning for v in Verdict)
 
 
 def test_condition_scaled_passes_fails_and_gives_up() -> None:

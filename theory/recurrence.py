@@ -55,10 +55,9 @@ class Unrolled(Statement):
                 Control("upper limit lowered by one", replace(self, upper=self.upper - 1)))
 
     def terms(self, k: int) -> list[tuple[int, int]]:
-        """The (power of Λ, input time) pairs of the closed form's sum at step k; inputs before
-        the origin are left out (they are 0)."""
-        return [(j + self.power_shift, k - j) for j in range(k + self.upper + 1)
-                if k - j >= self.origin]
+        """The (power of Λ, input time) pairs of the closed form's sum at step k. Every reading
+        and control here has upper ≤ −origin, so the sum never reaches before the first input."""
+        return [(j + self.power_shift, k - j) for j in range(k + self.upper + 1)]
 
     def closed_form(self, lam: Any, drive: Callable[[int], Any], k: int, zero: Any) -> Any:
         """One component of the closed form over any ring: λ is the node, ``drive(t)`` the
@@ -66,7 +65,7 @@ class Unrolled(Statement):
         acc = zero
         for power, t in self.terms(k):
             acc = acc + lam**power * drive(t)
-        return acc if self.sign > 0 else -acc
+        return self.sign * acc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,6 +179,19 @@ def _witness(ring: Any, diff: Any) -> dict[str, str]:
     return {}  # pragma: no cover - a nonzero polynomial is nonzero at most such points
 
 
+def _next_differences(statement: Unrolled, ring: Any, lam: list[Any],
+                      drive: Callable[[int], Callable[[int], Any]], x: list[Any], k: int,
+                      k_max: int) -> dict[str, str]:
+    """Component 0 of recurrence − closed form at the two steps after the first failing one:
+    how the statement fails, not only where it first does."""
+    out = {}
+    for kk in range(k + 1, min(k + 2, k_max) + 1):
+        x = [lam[i] * x[i] + drive(i)(kk) for i in range(len(lam))]
+        out[f"k = {kk}"] = str((x[0] - statement.closed_form(lam[0], drive(0), kk,
+                                                              ring.zero)).as_expr())
+    return out
+
+
 def unroll_proof(statement: Unrolled, k_max: int = 6, n: int = 2, m: int = 2) -> Proof:
     """Decide ``statement`` (O eq. 3 or a variant) symbolically.
 
@@ -194,12 +206,14 @@ def unroll_proof(statement: Unrolled, k_max: int = 6, n: int = 2, m: int = 2) ->
     t0 = time.perf_counter()
     o = statement.origin
     ring, lam, bb, uu = _poly_ring(n, m, k_max)
+
+    def drive(i: int) -> Callable[[int], Any]:
+        return lambda t: sum((bb[i][c] * uu[t][c] for c in range(m)), ring.zero)
+
     x = [ring.zero] * n
     for k in range(o, k_max + 1):
-        x = [lam[i] * x[i] + sum((bb[i][c] * uu[k][c] for c in range(m)), ring.zero)
-             for i in range(n)]
-        closed = [statement.closed_form(lam[i], lambda t, i=i: sum(
-            (bb[i][c] * uu[t][c] for c in range(m)), ring.zero), k, ring.zero) for i in range(n)]
+        x = [lam[i] * x[i] + drive(i)(k) for i in range(n)]
+        closed = [statement.closed_form(lam[i], drive(i), k, ring.zero) for i in range(n)]
         if closed != x:
             i = next(i for i in range(n) if closed[i] != x[i])
             diff = x[i] - closed[i]
@@ -207,7 +221,9 @@ def unroll_proof(statement: Unrolled, k_max: int = 6, n: int = 2, m: int = 2) ->
                          "minus closed form is a nonzero polynomial",
                          counterexample={"k": k, "component": i,
                                          "x_k − closed form": str(diff.as_expr()),
-                                         "nonzero at": _witness(ring, diff)})
+                                         "nonzero at": _witness(ring, diff),
+                                         "x_k − closed form, next steps": _next_differences(
+                                             statement, ring, lam, drive, x, k, k_max)})
     ok, k0, steps = _induction_step(statement)
     if not ok:
         return Proof(None, f"k ≤ {k_max} by expansion; the induction step does not close",

@@ -9,6 +9,8 @@ refuted, with its correction (sum up to j = k) as a third claim.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
@@ -79,8 +81,12 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         drive = bk.matmul(bk.matrix(b), bk.matrix(u))  # column t − origin is B u_t
         x_k = bk.entries(bk.columns(bk.recurrence(lam, drive), count - 1, count))
         cols = [bk.entries(bk.columns(drive, c, c + 1)) for c in range(count)]
-        zero = bk.entries(bk.vector([QQi(0)]))[0]
-        closed = [law.closed_form(li, lambda t, i=i: cols[t - law.origin][i], k, zero)
+        zero = bk.entries(bk.vector([QQi(Fraction(0))]))[0]
+
+        def component(i: int) -> Callable[[int], Any]:
+            return lambda t: cols[t - law.origin][i]
+
+        closed = [law.closed_form(li, component(i), k, zero)
                   for i, li in enumerate(bk.entries(lam))]
         return bk.vector_of(x_k), bk.vector_of(closed)
 
