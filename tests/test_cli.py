@@ -57,27 +57,50 @@ def test_list_is_fast_and_complete(tmp_path: Path) -> None:
 
 def test_verify_writes_reports_and_show_prints_the_last_evidence(tmp_path: Path) -> None:
     rep, md = tmp_path / "r.json", tmp_path / "r.md"
-    code = main(["verify", "O.det", "--backend", "mpmath@128", "--backend", "numpy",
-                 "--param", "N=8", "--json", str(rep), "--markdown", str(md), "--quiet"])
+    code = main(["verify", "O.unroll", "--backend", "mpmath@128", "--backend", "numpy",
+                 "--param", "N=4", "--json", str(rep), "--markdown", str(md), "--quiet"])
     assert code == 0
     data = json.loads(rep.read_text())
-    assert data["complete"] is True
+    assert data["complete"] is True and data["controls"] is True
     (claim,) = data["claims"]
-    assert claim["id"] == "O.det" and claim["verdict"] == "CORROBORATED"
-    assert claim["source"]["location"].startswith("§3.1")
-    assert {e["backend"] for e in claim["evidence"]} == {"mpmath@128", "numpy"}
+    assert claim["id"] == "O.unroll" and claim["verdict"] == "CORROBORATED"
+    assert claim["source"]["location"].startswith("§2")
+    # the exact search runs whatever --backend selects; the arithmetics are the ones asked for
+    assert {e["backend"] for e in claim["evidence"]} == {"mpmath@128", "numpy",
+                                                         "exact (Hypothesis search)"}
     for e in claim["evidence"]:
-        assert e["tolerance_source"].startswith("c·n·κ·u")
-        assert "condition_number" in e
-    assert "O.det" in md.read_text()
-    shown = run_cli("show", "O.det")
+        if e["kind"] == "numeric":
+            assert e["tolerance_source"].startswith("c·n·κ·u")
+            assert "condition_number" in e
+    controls = claim["controls"]
+    assert [c["change"] for c in controls] == ["sign of the sum flipped",
+                                               "power of Λ shifted by one",
+                                               "upper limit lowered by one"]
+    assert all(c["verdict"] == "REFUTED" and c["told_apart"] and c["counterexample"]
+               for c in controls)
+    text = md.read_text()
+    assert "O.unroll" in text and "Negative controls" in text and "| 3/3 |" in text
+    shown = run_cli("show", "O.unroll")
     assert shown.returncode == 0
     assert "CORROBORATED" in shown.stdout and "mpmath@128" in shown.stdout
+    assert "negative controls" in shown.stdout and "power of Λ shifted by one" in shown.stdout
+
+
+def test_no_controls_skips_them_and_says_so(tmp_path: Path) -> None:
+    rep = tmp_path / "r.json"
+    code = main(["verify", "O.unroll", "--backend", "numpy", "--no-controls", "--json", str(rep),
+                 "--quiet"])
+    assert code == 0
+    data = json.loads(rep.read_text())
+    assert data["controls"] is False
+    (claim,) = data["claims"]
+    assert claim["controls"] is None and claim["verdict"] == "CORROBORATED"
 
 
 def test_python_api_matches_cli() -> None:
     import recmem.checks as rc
 
-    report = rc.verify(["O.det"], backends=["flint@128"], params={"N": "6"})
+    report = rc.verify(["O.unroll"], backends=["flint@128"], params={"N": "3"})
     assert report.ok and report.claims[0].verdict is rc.Verdict.CORROBORATED
+    assert report.claims[0].controls_summary() == "3/3"
     assert all(c.id.startswith("O.") for c in rc.list_claims("O"))
