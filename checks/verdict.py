@@ -112,9 +112,10 @@ class Evidence:
 #       becomes INCONCLUSIVE, for its pass then says nothing about the statement:
 #   C1  per arithmetic: none of that arithmetic's checks refuted or failed the control;
 #   C2  per check with a numeric residual (a violation measure: the check passes when
-#       residual ≤ tolerance): the control's residual in the same check exceeds the statement's
-#       by no more than the tolerance, so the tolerance does not resolve the distance between
-#       the statement and the control.
+#       residual ≤ tolerance): the control changed the check's residual, but its residual
+#       exceeds the statement's by no more than the tolerance, so the tolerance does not resolve
+#       the distance between the statement and the control. (A control that leaves the residual
+#       unchanged concerns another part of the statement; C1 covers it.)
 
 TOLD_APART = frozenset({Verdict.REFUTED, Verdict.FAILED})
 
@@ -181,7 +182,11 @@ def apply_controls(evidence: Iterable[Evidence], controls: Iterable[ControlRun])
                 c = counterpart.get(keys[i])
                 r_s, tau = _number(e.residual), _number(e.tolerance)
                 r_c = _number(c.residual) if c is not None else None
-                if r_s is not None and tau is not None and r_c is not None and r_c - r_s <= tau:
+                # a control that leaves this check's residual unchanged is about another part
+                # of the statement: C1 asks the arithmetic's other checks to tell it apart
+                changed = c is not None and c.residual != e.residual
+                if (changed and r_s is not None and tau is not None and r_c is not None
+                        and r_c - r_s <= tau):
                     note = (f"tolerance {e.tolerance} cannot separate the statement (residual "
                             f"{e.residual}) from control “{run.change}” (residual {r_c:.3g})")
             if note:

@@ -85,7 +85,13 @@ class NumpyBackend(AbstractBackend):
         return np.exp(self.cdtype(x))
 
     def vandermonde(self, nodes: Any, k: int) -> np.ndarray:
-        return np.vander(nodes, k)  # decreasing powers: O's orientation
+        # decreasing powers (O's orientation), formed in the backend's own precision: np.vander
+        # promotes complex64 to complex128
+        x = np.asarray(nodes, self.cdtype)
+        out = np.ones((x.shape[0], k), self.cdtype)
+        for j in range(k - 2, -1, -1):
+            out[:, j] = out[:, j + 1] * x
+        return out
 
     def recurrence(self, nodes: Any, drive: Any) -> np.ndarray:
         drive = np.asarray(drive, self.cdtype)

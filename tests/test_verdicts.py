@@ -133,6 +133,15 @@ def test_c2_a_tolerance_must_resolve_the_distance_to_each_control() -> None:
     # counterparts are matched by arithmetic and check name; unparseable residuals fall back to C1
     other = control(ev(Outcome.REFUTE, backend="mpmath@24", check="other", residual="1e-7"))
     assert apply_controls(main24, [other])[0].outcome is Outcome.PASS
+    # a control that leaves the check's residual unchanged concerns another part of the
+    # statement (another check of the arithmetic refuted it): C2 does not apply
+    part = [ev(Outcome.PASS, backend="numpy", check="bound", residual="1e-9", tolerance="1e-6"),
+            ev(Outcome.PASS, backend="numpy", check="trend", residual="0.01", tolerance="0.05")]
+    trend_reversed = control(ev(Outcome.PASS, backend="numpy", check="bound", residual="1e-9",
+                                tolerance="1e-6"),
+                             ev(Outcome.FAIL, backend="numpy", check="trend", residual="0.9",
+                                tolerance="0.05"))
+    assert [e.outcome for e in apply_controls(part, [trend_reversed])] == [Outcome.PASS] * 2
 
 
 # ---- symbolic outcomes --------------------------------------------------------------------------
