@@ -4,6 +4,11 @@
 AᴴA (python-flint, Rump's algorithm). Forming AᴴA squares κ, so the working precision must exceed
 2·log₂κ plus a margin; the precision is doubled until the smallest eigenvalue's ball excludes 0
 or a ceiling is reached (then κ is reported as a lower bound only).
+
+A wide matrix (more columns than rows, e.g. O's V_k with k > N) has rank ≤ rows < columns, so
+its smallest singular value — the columns-th one, σ_min of κ₂ = σ_max/σ_min — is exactly 0 and
+κ₂ = ∞. That is decided from the shape alone (no eigenvalues are computed) and reported as a
+certified infinite κ, never as the ratio of the min(rows, columns) nonzero singular values.
 """
 
 from __future__ import annotations
@@ -22,7 +27,11 @@ MAX_BITS = 8192
 
 @dataclass(frozen=True)
 class KappaBracket:
-    """lo ≤ κ₂ ≤ hi (hi = inf when σ_min could not be separated from 0), with the bits used."""
+    """lo ≤ κ₂ ≤ hi (hi = inf when σ_min could not be separated from 0), with the bits used.
+
+    ``certified`` with ``lo = hi = inf`` is a certified infinite κ₂ (a wide matrix: rank ≤ rows
+    < columns); see :attr:`infinite`.
+    """
 
     lo: mpmath.mpf
     hi: mpmath.mpf
@@ -35,10 +44,17 @@ class KappaBracket:
         return self.hi
 
     @property
+    def infinite(self) -> bool:
+        """Whether κ₂ = ∞ is certified (σ_min = 0 exactly, e.g. a wide matrix)."""
+        return self.certified and not mpmath.isfinite(self.lo)
+
+    @property
     def log2(self) -> float:
         return float(mpmath.log(self.hi if mpmath.isfinite(self.hi) else self.lo, 2))
 
     def __str__(self) -> str:
+        if self.infinite:
+            return "∞ (certified: rank ≤ rows < columns)"
         if not mpmath.isfinite(self.hi):
             return f">= {mpmath.nstr(self.lo, 3)} (σ_min not separated from 0 at {self.bits} bits)"
         if self.hi / self.lo < 1 + mpmath.mpf(10) ** -3:
@@ -73,17 +89,29 @@ def vandermonde_builder(nodes: Nodes, k: int) -> Callable[[int], Any]:
 
 @dataclass(frozen=True)
 class SigmaBracket:
-    """Certified brackets (lo, hi) of σ_max, σ_min and ‖A‖_F of one matrix, with the bits used."""
+    """Certified brackets (lo, hi) of σ_max, σ_min and ‖A‖_F of one matrix, with the bits used.
+
+    σ_min is the smallest of the ``columns`` singular values of A (the one κ₂ and least squares
+    need). For a wide matrix it is exactly 0: ``smin = (0, 0)`` with ``certified`` True.
+    """
 
     smax: tuple[mpmath.mpf, mpmath.mpf]
     smin: tuple[mpmath.mpf, mpmath.mpf]
     fro: tuple[mpmath.mpf, mpmath.mpf]
     bits: int
-    certified: bool  # σ_min's ball excluded 0
+    certified: bool  # σ_min's ball excluded 0, or σ_min = 0 exactly (wide matrix)
+
+    @property
+    def rank_deficient(self) -> bool:
+        """Whether σ_min = 0 is certified (a wide matrix)."""
+        return self.certified and self.smin[1] == 0
 
     @property
     def kappa(self) -> KappaBracket:
-        """κ₂ = σ_max/σ_min as a bracket (upper end inf when σ_min was not separated from 0)."""
+        """κ₂ = σ_max/σ_min as a bracket (upper end inf when σ_min was not separated from 0;
+        both ends inf, certified, when σ_min = 0 exactly)."""
+        if self.rank_deficient:
+            return KappaBracket(mpmath.inf, mpmath.inf, self.bits, True)
         if not self.certified:
             lo = self.smax[0] / self.smin[1] if self.smin[1] > 0 else mpmath.mpf(1)
             return KappaBracket(max(lo, mpmath.mpf(1)), mpmath.inf, self.bits, False)
@@ -92,7 +120,7 @@ class SigmaBracket:
 
     def fro_over_smin(self) -> mpmath.mpf:
         """‖A‖_F/σ_min (upper end): the conditioning of entrywise rounding errors, ≤ √rank·κ₂."""
-        return self.fro[1] / self.smin[0] if self.certified else mpmath.inf
+        return self.fro[1] / self.smin[0] if self.certified and self.smin[0] > 0 else mpmath.inf
 
 
 def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
@@ -104,16 +132,23 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
     doubles until the smallest eigenvalue's ball excludes 0 or ``max_bits`` would be passed.
     ‖A‖_F² is the trace (the sum of the balls). Bounds are converted exactly from the balls and
     rounded outwards in a context as precise as the balls.
+
+    A wide matrix (rows < columns) is decided from its shape (:func:`_wide`): σ_min = 0 exactly,
+    and no eigenvalue is computed.
     """
     import flint
 
     from recmem.numerics.flint_backend import arb_to_mpf
 
+    with flint.ctx.workprec(start_bits):
+        first = build(start_bits)
+    if first.nrows() < first.ncols():
+        return _wide(first, start_bits)
     bits = start_bits
     while True:
         try:
             with flint.ctx.workprec(bits):
-                g = build(bits)
+                g = first if bits == start_bits else build(bits)
                 g = g.conjugate().transpose() * g
                 eigs = [e.real for e in g.eig(multiple=True)]
                 trace = sum(eigs, flint.arb(0))
@@ -143,8 +178,32 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
         bits *= 2
 
 
+def _wide(a: Any, bits: int) -> SigmaBracket:
+    """σ_max, σ_min = 0 and ‖A‖_F of a wide ``acb_mat`` (rows < columns) without eigenvalues.
+
+    rank A ≤ rows < columns, so the columns-th singular value is exactly 0 (certified by the
+    shape). ‖A‖_F is the ball of √Σ|a_ij|², and ‖A‖_F/√rows ≤ σ_max ≤ ‖A‖_F (at most ``rows``
+    nonzero singular values) brackets σ_max.
+    """
+    import flint
+
+    from recmem.numerics.flint_backend import arb_to_mpf
+
+    with flint.ctx.workprec(bits):
+        sq = sum((abs(a[i, j]) ** 2 for i in range(a.nrows()) for j in range(a.ncols())),
+                 flint.arb(0))
+    ctx = mpmath.MPContext()
+    ctx.prec = bits + 16
+    mid, rad = arb_to_mpf(sq.mid(), ctx), arb_to_mpf(sq.rad(), ctx)
+    fro = (ctx.sqrt(max((mid - rad) * (1 - 4 * ctx.eps), ctx.mpf(0))),
+           ctx.sqrt((mid + rad) * (1 + 4 * ctx.eps)))
+    smax = (fro[0] / ctx.sqrt(a.nrows()) * (1 - 4 * ctx.eps), fro[1])
+    zero = mpmath.mpf(0)
+    return SigmaBracket(smax, (zero, zero), fro, bits, True)
+
+
 def kappa2(build: Callable[[int], Any], *, start_bits: int = 128,
            max_bits: int = MAX_BITS) -> KappaBracket:
     """Certified bracket of κ₂ of the matrix that ``build(bits)`` returns as a flint ``acb_mat``
-    (see :func:`sigma_bracket`)."""
+    (see :func:`sigma_bracket`); a wide matrix gives a certified κ₂ = ∞."""
     return sigma_bracket(build, start_bits=start_bits, max_bits=max_bits).kappa

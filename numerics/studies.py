@@ -21,6 +21,7 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
@@ -419,39 +420,69 @@ def real_study(ns: Sequence[int], families: Sequence[str] = REAL_FAMILIES, seed:
                draws: int = 1, exact: bool = True) -> Study:
     """κ₂(V_N) for real nodes (O §3.1, [9]): certified κ₂ per point and, with ``exact``, the exact
     ‖V⁻¹‖₁, κ₁ and Gautschi's bounds (recmem.theory.real_nodes.certify_point)."""
-    from recmem.theory.real_nodes import certify_point, exponential_lower_bound
-
     st = Study("real", {"N": list(ns), "families": list(families), "seed": seed, "draws": draws,
                         "k": "N (square V_N)"})
     for c, cell, d in grid({"family": families, "N": ns}, draws):
-        n = int(cell["N"])
         seed_cd = draw_seed(seed, c, d)
-        nodes = real_family(cell["family"], n, seed_cd)
-        row: Row = {**cell, "draw": d, "seed": seed_cd, "nodes": nodes, "k": n,
-                    "lower_bound": exponential_lower_bound(n)}
-        start = 64
-        if exact:
-            assert nodes.values is not None
-            row.update(certify_point([v.re for v in nodes.values]))
-            # κ₁/N ≤ κ₂ ≤ N·κ₁ (exact κ₁): the Gram matrix needs about 2·log₂κ₂ bits plus a
-            # margin that flint's eig needs, measured at ≈ 2.5–3.2·N bits for N ≤ 32; start at
-            # 2·log₂κ₁ + 3N + 16 instead of failing at 64, 128, … first.
-            guess = 2 * math.log2(float(row["kappa1"])) + 3 * n + 16
-            start = max(64, 16 * math.ceil(guess / 16))
-        sig = sigma_bracket(vandermonde_builder(nodes, n), start_bits=start)
-        row.update({"sigma": sig, "kappa": sig.kappa, "log2_kappa": sig.kappa.log2})
-        st.rows.append(row)
+        nodes = real_family(cell["family"], int(cell["N"]), seed_cd)
+        st.rows.append(_real_row({**cell, "draw": d, "seed": seed_cd}, nodes, exact))
     return st
 
 
+def real_rows(node_sets: Mapping[str, Sequence[Fraction]], family: str) -> Table:
+    """The rows of :func:`real_study` (exact quantities and certified κ₂) for given exact node
+    sets, keyed by a label (e.g. the tight configurations of the real-node bound)."""
+    rows = []
+    for label, values in node_sets.items():
+        nodes = nd.Nodes(family, values=tuple(QQi(Fraction(v)) for v in values),
+                         description=f"{family} {label}")
+        rows.append(_real_row({"family": family, "N": len(values), "draw": 0, "seed": 0,
+                               "label": label}, nodes, exact=True))
+    return rows
+
+
+def _real_row(cell: Row, nodes: nd.Nodes, exact: bool) -> Row:
+    """One real-node point: exact κ₁ and Gautschi's bounds (``exact``) and the certified σ's."""
+    from recmem.theory.real_nodes import certify_point
+
+    n = int(cell["N"])
+    row: Row = {**cell, "nodes": nodes, "k": n}
+    start = 64
+    if exact:
+        assert nodes.values is not None
+        row.update(certify_point([v.re for v in nodes.values]))
+        # κ₁/N ≤ κ₂ ≤ N·κ₁ (exact κ₁): the Gram matrix needs about 2·log₂κ₂ bits plus a
+        # margin that flint's eig needs, measured at ≈ 2.5–3.2·N bits for N ≤ 32; start at
+        # 2·log₂κ₁ + 3N + 16 instead of failing at 64, 128, … first.
+        guess = 2 * math.log2(float(row["kappa1"])) + 3 * n + 16
+        start = max(64, 16 * math.ceil(guess / 16))
+    sig = sigma_bracket(vandermonde_builder(nodes, n), start_bits=start)
+    row.update({"sigma": sig, "kappa": sig.kappa, "log2_kappa": sig.kappa.log2})
+    return row
+
+
+@lru_cache(maxsize=4096)
+def ring_nodes(n: int, r_min: Fraction, r_max: Fraction, seed: int) -> nd.Nodes:
+    """Lemma 6 ring nodes (recmem.numerics.nodes.ring), memoised: drawing them exactly costs
+    about as much as certifying κ, and the two readings of O.sparse-conditioning draw the same
+    nodes in every cell (nodes are immutable)."""
+    return nd.ring(n, r_min, r_max, seed)
+
+
 def ring_study(length: int, ns: Sequence[int], r_mins: Sequence[Fraction],
-               r_max: Fraction = Fraction(1), draws: int = 6, seed: int = 0) -> Study:
-    """κ₂(V_L) (N×L, N ≥ L) for Lemma 6 ring nodes over N × r_min (O App. E.1, Fig. 4)."""
+               r_max: Fraction = Fraction(1), draws: int = 6, seed: int = 0, *,
+               keep: Callable[[Mapping[str, Any]], bool]) -> Study:
+    """κ₂(V_L) (N×L) for Lemma 6 ring nodes over N × r_min (O App. E.1, Fig. 4).
+
+    ``keep(cell)`` (cell: N, r_min, L) is the hypothesis of the statement under study (App. E.1:
+    N ≥ L, recmem.theory.conditioning_studies.RingTrends.admits); cells it rejects are left out.
+    """
     st = Study("ring", {"L": length, "N": list(ns), "r_min": [str(r) for r in r_mins],
                         "r_max": str(r_max), "draws": draws, "seed": seed})
-    for c, cell, d in grid({"N": ns, "r_min": r_mins}, draws, keep=lambda c: c["N"] >= length):
+    for c, cell, d in grid({"N": ns, "r_min": r_mins}, draws,
+                           keep=lambda c: keep({**c, "L": length})):
         seed_cd = draw_seed(seed, c, d)
-        nodes = nd.ring(int(cell["N"]), cell["r_min"], r_max, seed_cd)
+        nodes = ring_nodes(int(cell["N"]), cell["r_min"], r_max, seed_cd)
         sig = sigma_bracket(vandermonde_builder(nodes, length))
         st.rows.append({**cell, "draw": d, "seed": seed_cd, "nodes": nodes, "k": length,
                         "sigma": sig,
@@ -461,11 +492,14 @@ def ring_study(length: int, ns: Sequence[int], r_mins: Sequence[Fraction],
 
 def sparse_study(length: int, ns: Sequence[int], ps: Sequence[int], r_mins: Sequence[Fraction],
                  r_max: Fraction = Fraction(1), draws: int = 3, seed: int = 0,
-                 reading: str = "transpose") -> Study:
+                 reading: str = "transpose", *,
+                 keep: Callable[[Mapping[str, Any]], bool]) -> Study:
     """κ₂(ΩᵀΩ) (``reading="transpose"``, as printed) or κ₂(ΩᴴΩ) = κ₂(Ω)² (``"hermitian"``) for
     Ω = V_L Ψ_L with the first P Haar functions (O App. E.2, Fig. 6), over N × P × r_min.
 
-    Cells must satisfy the hypothesis of O §3.2, N > P + 1; others are left out.
+    ``keep(cell)`` (cell: N, P, r_min, L) is the hypothesis of the statement under study (O §3.2:
+    N > P + 1, recmem.theory.conditioning_studies.SparseTrends.admits); cells it rejects are
+    left out.
     """
     from recmem.numerics.haar import haar_rows
 
@@ -473,14 +507,14 @@ def sparse_study(length: int, ns: Sequence[int], ps: Sequence[int], r_mins: Sequ
         raise ValueError(f"reading must be transpose or hermitian, got {reading!r}")
     st = Study("sparse", {"L": length, "N": list(ns), "P": list(ps),
                           "r_min": [str(r) for r in r_mins], "r_max": str(r_max), "draws": draws,
-                          "seed": seed, "reading": reading, "hypothesis": "N > P + 1"})
+                          "seed": seed, "reading": reading})
     psis = {p: haar_rows(length, p) for p in ps}
     # Ψ has entries 0, ±1: exact flint copies, built once and shared by every draw
     psi_f = {p: exact_flint_matrix(m) for p, m in psis.items()}
     for c, cell, d in grid({"N": ns, "P": ps, "r_min": r_mins}, draws,
-                           keep=lambda c: c["N"] > c["P"] + 1):
+                           keep=lambda c: keep({**c, "L": length})):
         seed_cd = draw_seed(seed, c, d)
-        nodes = nd.ring(int(cell["N"]), cell["r_min"], r_max, seed_cd)
+        nodes = ring_nodes(int(cell["N"]), cell["r_min"], r_max, seed_cd)
         psi = psis[int(cell["P"])]
         row: Row = {**cell, "draw": d, "seed": seed_cd, "nodes": nodes, "psi": psi,
                     "abs_scale": abs_product_fro(nodes, psi)}

@@ -1,11 +1,15 @@
 """Tests of the conditioning claims O.real-illcond, O.ring-conditioning, O.sparse-conditioning
-(and its Hermitian reading), of the study machinery (numerics/studies.py) and of the exact
-real-node theory (theory/real_nodes.py)."""
+(and its Hermitian reading): one statement each (theory/real_nodes.py,
+theory/conditioning_studies.py), its negative controls, one expected verdict per run and per
+low-precision arithmetic; and of the study machinery (numerics/studies.py), the certified
+condition numbers (numerics/conditioning.py, a wide matrix's κ₂ = ∞ included) and the exact
+real-node theory."""
 
 from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import mpmath
@@ -15,18 +19,24 @@ from claim_helpers import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recmem.checks.claim import Context
 from recmem.checks.claims.paper_o import _studies
 from recmem.checks.registry import get
-from recmem.checks.runner import UsageError, resolve_params
+from recmem.checks.runner import UsageError, default_backends, resolve_params
 from recmem.checks.verdict import Outcome, Verdict
 from recmem.numerics import nodes as nd
 from recmem.numerics import studies as S
 from recmem.numerics.backend import make_backend
-from recmem.numerics.conditioning import KappaBracket, exact_matrix_builder
+from recmem.numerics.conditioning import (
+    KappaBracket,
+    exact_matrix_builder,
+    kappa2,
+    sigma_bracket,
+    vandermonde_builder,
+)
 from recmem.numerics.exact import QQi
 from recmem.numerics.haar import haar_rows
 from recmem.theory import real_nodes as rn
+from recmem.theory.conditioning_studies import RingTrends, SparseTrends, Trend
 
 F = Fraction
 
@@ -112,7 +122,7 @@ def test_summaries_fit_and_grid():
 def test_sigma_bracket_encloses_known_singular_values():
     rows = [[QQi(F(3)), QQi(F(0))], [QQi(F(0)), QQi(F(0), F(1, 2))]]  # σ = 3, 1/2
     sig = S.sigma_bracket(exact_matrix_builder(rows))
-    assert sig.certified
+    assert sig.certified and not sig.rank_deficient
     assert sig.smax[0] <= 3 <= sig.smax[1] and sig.smin[0] <= 0.5 <= sig.smin[1]
     assert sig.kappa.lo <= 6 <= sig.kappa.hi and sig.kappa.hi / sig.kappa.lo < 1 + 1e-10
     with mpmath.workprec(400):  # the oracle must be more precise than the bracket it judges
@@ -120,6 +130,40 @@ def test_sigma_bracket_encloses_known_singular_values():
     assert sig.fro[0] <= fro <= sig.fro[1]
     singular = S.sigma_bracket(exact_matrix_builder([[QQi(F(1))] * 2] * 2), max_bits=256)
     assert not singular.certified and not mpmath.isfinite(singular.kappa.hi)
+    assert not singular.kappa.infinite  # a lower bound only: not a certified ∞
+
+
+def test_wide_matrix_has_certified_infinite_kappa_without_eigenvalues(monkeypatch):
+    """Issue 7, defect 8: V_k with k > N has rank ≤ N < k, so κ₂(V_k) = ∞ exactly; it is decided
+    from the shape (no eigenvalue computation), never as σ_1/σ_N of its N nonzero values."""
+    import flint
+
+    nodes = nd.ring(4, F(1, 2), F(1), seed=0)
+    square = kappa2(vandermonde_builder(nodes, 4))
+    assert square.certified and mpmath.isfinite(square.hi) and not square.infinite
+
+    def no_eig(*args, **kwargs):
+        raise AssertionError("a wide matrix's κ₂ must not need eigenvalues")
+
+    monkeypatch.setattr(flint.acb_mat, "eig", no_eig)
+    wide = kappa2(vandermonde_builder(nodes, 6))
+    assert wide.infinite and wide.certified
+    assert not mpmath.isfinite(wide.lo) and not mpmath.isfinite(wide.hi)
+    assert "∞" in str(wide) and math.isinf(wide.log2)
+    sig = sigma_bracket(vandermonde_builder(nodes, 6))
+    assert sig.rank_deficient and sig.smin == (0, 0) and sig.fro_over_smin() == mpmath.inf
+    # σ_max is bracketed by ‖V‖_F/√N ≤ σ_max ≤ ‖V‖_F, and ‖V‖_F² = Σ_i Σ_p |λ_i|^(2p) exactly
+    fro2 = sum(abs(complex(float(q.re), float(q.im))) ** (2 * p) for q in nodes.values
+               for p in range(6))
+    assert sig.fro[0] <= math.sqrt(fro2) * (1 + 1e-12) and math.sqrt(fro2) <= sig.fro[1] * (1 + 1e-12)
+    assert sig.smax[0] <= sig.smax[1] == sig.fro[1]
+    # a wide matrix with orthonormal rows: its two nonzero singular values are equal (ratio 1),
+    # and still κ₂ = ∞
+    rows = [[QQi(F(1)), QQi(F(0)), QQi(F(0))], [QQi(F(0)), QQi(F(1)), QQi(F(0))]]
+    assert kappa2(exact_matrix_builder(rows)).infinite
+    # a point arithmetic's κ from its min(rows, columns) singular values: ∞ when told the width
+    assert _studies.kappa_of([mpmath.mpf(1), mpmath.mpf(1)], columns=3) == mpmath.inf
+    assert _studies.kappa_of([mpmath.mpf(2), mpmath.mpf(1)], columns=2) == 2
 
 
 def test_hermitian_and_transpose_readings_agree_on_real_nodes_and_differ_on_complex():
@@ -145,6 +189,9 @@ def test_abs_product_scale_bounds_omega():
 
 
 # ---- exact real-node theory --------------------------------------------------------------------
+
+LAW = rn.RealIllConditioning()
+
 
 def test_chebyshev_identity_symbolic():
     proof = rn.chebyshev_divided_difference(6)
@@ -182,43 +229,196 @@ def test_lower_bound_is_attained_by_chebyshev_extrema():
     assert c["kappa1"] == 3 * F(2)
 
 
+@pytest.mark.parametrize("nodes", [(F(-1), F(1)), (F(-1), F(0), F(1)),
+                                   (F(-7, 8), F(1, 3), F(3, 4), F(-1, 5))])
+def test_exact_kappa_bracket_encloses_the_float_value(nodes):
+    lo2, hi2 = rn.kappa2_squared_bracket(nodes)
+    assert lo2 <= hi2 <= lo2 * (1 + F(1, 2**20))
+    k = np.linalg.cond(np.vander(np.array([float(x) for x in nodes])))
+    assert math.sqrt(lo2) * (1 - 1e-9) <= k <= math.sqrt(hi2) * (1 + 1e-9)
+
+
+def test_statement_is_proved_and_every_control_disproved_exactly():
+    proof = rn.illcond_proof(LAW, 5)
+    assert proof.holds is True and proof.general and "2^(N − 2)/N" in proof.scope
+    changes = {c.change: c.statement for c in LAW.controls()}
+    assert set(changes) == {"constant tripled", "exponent raised by two", "inequality reversed",
+                            "growth with N reversed"}
+    assert changes["constant tripled"] == replace(LAW, constant=F(3))
+    assert all(s.text != LAW.text for s in changes.values())
+    for change, law in changes.items():
+        p = rn.illcond_proof(law, 5)
+        assert p.holds is False and p.counterexample, change
+    # the bound's controls fail at the nodes ±1, where VᵀV = 2I gives κ₂ = 1 exactly
+    cx = rn.illcond_proof(changes["constant tripled"], 5).counterexample
+    assert cx["nodes"] == ["-1", "1"] and cx["kappa2^2 in"] == ["1", "1"]
+    assert cx["bound"].endswith("= 3/2")
+
+
+def test_doubling_the_constant_is_no_control():
+    """2^(N−1)/N is attained (κ₂ = 1 at nodes ±1, N = 2): not disproved, and not a control."""
+    doubled = replace(LAW, constant=F(2))
+    holds, values = rn.judge_point(doubled, [F(-1), F(1)])
+    assert holds is True and values["bound"].endswith("= 1")  # κ₂ = 1 = 2·2^0/2: equality
+    assert rn.illcond_proof(doubled, 4).holds is None
+    assert all(c.statement != doubled for c in LAW.controls())
+
+
+def test_judge_point_reads_the_statement():
+    assert rn.judge_point(LAW, [F(-1), F(0), F(1)])[0] is True
+    assert rn.judge_point(replace(LAW, relation="≤"), [F(-1), F(0), F(1)])[0] is False
+    assert rn.judge_point(LAW, [F(-1), F(-1)])[0] is None  # not distinct: outside the hypothesis
+    assert rn.judge_point(LAW, [F(0), F(2)])[0] is None  # outside [−1, 1]
+
+
 CLAIM_REAL = get("O.real-illcond")
 
 
-@given(CLAIM_REAL.strategy(Context(CLAIM_REAL.defaults())))
+@given(CLAIM_REAL.strategy(CLAIM_REAL.context()))
 def test_real_illcond_holds_on_its_domain(xs):
-    inst = CLAIM_REAL.holds(xs, Context(CLAIM_REAL.defaults()))
+    inst = CLAIM_REAL.holds(xs, CLAIM_REAL.context())
     assert inst.holds is True
     n = len(xs)
     assert rn.kappa1(xs) >= 2 ** (n - 2)
-    # and the certified κ₂ respects the derived bound κ₂ ≥ 2^(n−2)/n
+    # and the certified κ₂ respects the bound κ₂ ≥ 2^(n−2)/n
     k = S.sigma_bracket(S.vandermonde_builder(nd.Nodes("real", values=tuple(QQi(x) for x in xs)),
                                               n)).kappa
     assert k.hi >= mpmath.mpf(2 ** (n - 2)) / n
 
 
-# ---- the claims -----------------------------------------------------------------------------------
+@given(CLAIM_REAL.strategy(CLAIM_REAL.context()))
+def test_reversed_inequality_fails_on_the_whole_domain(xs):
+    """The reversed bound κ₂ ≤ 2^(N−2)/N fails at every node set drawn, certified exactly (the
+    proved bound is never attained: at N = 2 the smallest κ₂, at nodes ±1, is twice it)."""
+    control = next(c.statement for c in CLAIM_REAL.controls if c.change == "inequality reversed")
+    inst = CLAIM_REAL.holds(xs, replace(CLAIM_REAL.context(), statement=control))
+    assert inst.holds is False and inst.values["relation"] == "≤"
 
-def test_real_illcond_verified_and_float64_breaks():
-    r = run("O.real-illcond", backends=("sympy", "mpmath@128", "flint@128", "numpy",
-                                        "numpy:float32"),
-            n_max_symbolic=5, hp_N=8, examples=15)
+
+# ---- trend statements --------------------------------------------------------------------------
+
+def test_trend_statements_and_controls():
+    ring = RingTrends()
+    assert ring.direction("N") == "decreasing" and ring.hypothesis_text == "N ≥ L"
+    assert ring.admits({"N": 16, "L": 16}) and not ring.admits({"N": 15, "L": 16})
+    sparse = SparseTrends()
+    assert sparse.hypothesis_text == "N > P + 1" and sparse.direction("P") == "increasing"
+    assert not sparse.admits({"N": 5, "P": 4}) and sparse.admits({"N": 6, "P": 4})
+    assert SparseTrends(gram="hermitian").matrix == "ΩᴴΩ" and sparse.matrix == "ΩᵀΩ"
+    for law in (ring, sparse):
+        controls = law.controls()
+        assert len(controls) == len(law.trends) >= 2
+        for c, t in zip(controls, law.trends, strict=True):
+            assert c.statement.direction(t.factor) != law.direction(t.factor)
+            assert c.statement.text != law.text
+    with pytest.raises(ValueError):
+        Trend("N", "sideways")
+
+
+def test_study_reads_the_hypothesis_from_the_statement():
+    wide = S.ring_study(8, [4, 8, 16], [F(1, 2)], draws=1, keep=RingTrends(offset=-4).admits)
+    assert [r["N"] for r in wide.rows] == [4, 8, 16]
+    assert any(r["kappa"].infinite for r in wide.rows)  # V_8 with N = 4: certified ∞
+    narrow = S.ring_study(8, [4, 8, 16], [F(1, 2)], draws=1, keep=RingTrends().admits)
+    assert [r["N"] for r in narrow.rows] == [8, 16]
+    st_ = S.sparse_study(16, [4, 8], [4], [F(1, 2)], draws=1, keep=SparseTrends().admits)
+    assert [r["N"] for r in st_.rows] == [8]  # N = 4 ≤ P + 1 is left out
+
+
+# ---- the claims: default runs ---------------------------------------------------------------------
+
+DEFAULT = tuple(str(s) for s in default_backends())
+
+
+def test_real_illcond_verified_and_every_control_refuted():
+    r = run("O.real-illcond", backends=DEFAULT, examples=60)
     assert r.verdict is Verdict.VERIFIED
-    sanity = _ev(r, check="certified sanity")
-    assert sanity and sanity[0].outcome is Outcome.PASS and sanity[0].instances == 24
-    growth = _ev(r, kind="statistical")
-    assert growth[0].outcome is Outcome.PASS
-    assert all(f["slope_bits_per_node"] > 1 for f in growth[0].data["fits"].values())
+    assert r.controls is not None and len(r.controls) == 4
+    assert {c.change: c.verdict for c in r.controls} == {
+        "constant tripled": Verdict.REFUTED, "exponent raised by two": Verdict.REFUTED,
+        "inequality reversed": Verdict.REFUTED, "growth with N reversed": Verdict.REFUTED}
+    sym = _ev(r, backend="sympy")[0]
+    assert sym.outcome is Outcome.PASS and "all N ≥ 2" in sym.scope
+    bound = _ev(r, backend="flint@256", check="the bound on the certified")[0]
+    assert "smallest certified κ₂/bound = 2" in bound.message  # the nodes ±1 at N = 2
+    assert _ev(r, backend="flint@256", check="certified sanity")[0].outcome is Outcome.PASS
+    growth = _ev(r, backend="flint@256", kind="statistical")[0]
+    assert growth.outcome is Outcome.PASS
+    assert all(f["slope_bits_per_node"] > 1 for f in growth.data["fits"].values())
     # Chebyshev points: κ grows like (1 + √2)^N, log₂(1 + √2) ≈ 1.27 bits per node
-    assert growth[0].data["fits"]["chebyshev"]["slope_bits_per_node"] == pytest.approx(1.27,
-                                                                                       abs=0.05)
-    # float64 resolves the small sizes and goes inconclusive on the ill-conditioned ones
-    f64 = {e.outcome for e in _ev(r, backend="numpy")}
-    assert f64 == {Outcome.PASS, Outcome.INCONCLUSIVE}
-    unresolved = next(e for e in _ev(r, backend="numpy") if e.outcome is Outcome.INCONCLUSIVE)
+    assert growth.data["fits"]["chebyshev"]["slope_bits_per_node"] == pytest.approx(1.27,
+                                                                                    abs=0.05)
+    # float64 resolves the small sizes only; its growth test keeps the families it resolves whole
+    unresolved = _ev(r, backend="numpy", check="beyond the working precision")[0]
     assert "real N=20" in unresolved.message and unresolved.needed_bits > 53
-    f32 = next(e for e in _ev(r, backend="numpy:float32") if e.outcome is Outcome.INCONCLUSIVE)
-    assert f32.instances > unresolved.instances  # float32 breaks earlier
+    own = _ev(r, backend="numpy", kind="statistical")[0]
+    assert own.outcome is Outcome.PASS and set(own.data["fits"]) == {"chebyshev"}
+    # which control each check tells apart: the growth control leaves the bound unchanged
+    by_control = {c.change: {e.backend for e in c.evidence if e.outcome is Outcome.REFUTE}
+                  for c in r.controls}
+    assert by_control["constant tripled"] >= {"sympy", "exact (Hypothesis search)", "flint@256"}
+    assert by_control["growth with N reversed"] == {"sympy"}
+
+
+@pytest.mark.parametrize("claim_id, unshown", [
+    ("O.ring-conditioning", "trend of log₂κ₂(V_L) in r_min"),
+    ("O.sparse-conditioning", "trend of log₂κ₂(ΩᵀΩ) in N"),
+    ("O.sparse-conditioning.hermitian", "trend of log₂κ₂(ΩᴴΩ) in N"),
+])
+def test_study_claims_inconclusive_and_every_control_failed(claim_id, unshown):
+    r = run(claim_id, backends=DEFAULT)
+    assert r.verdict is Verdict.INCONCLUSIVE
+    assert _ev(r, backend="flint@256", check=unshown)[0].outcome is Outcome.INCONCLUSIVE
+    claim = get(claim_id)
+    assert r.controls is not None and len(r.controls) == len(claim.statement.trends)
+    assert all(c.verdict is Verdict.FAILED for c in r.controls)
+    for c in r.controls:  # each reversed trend is rejected by its own trend test in flint
+        factor = c.change.split()[2]
+        fails = [e for e in c.evidence if e.outcome is Outcome.FAIL and e.backend == "flint@256"]
+        assert [e.check.split(" in ")[1].split()[0] for e in fails] == [factor]
+
+
+def test_ring_conditioning_small_study():
+    r = run("O.ring-conditioning", backends=("mpmath@128", "flint@128", "numpy"), L=8,
+            Ns="8,16,32", r_mins="0,99/100", draws=4, hp_points=1)
+    assert r.verdict is Verdict.INCONCLUSIVE  # r_min does not help at N = L = 8 (below)
+    study = _ev(r, check="certified κ₂(V_L) per draw")[0]
+    assert study.outcome is Outcome.PASS and study.instances == 24
+    cells = study.data["cells"]
+    assert len(cells) == 6 and all({"median", "q1", "q3"} <= set(c) for c in cells)
+    n_trend = _ev(r, backend="flint@128", check="κ₂(V_L) in N")[0]
+    assert n_trend.kind == "statistical" and n_trend.outcome is Outcome.PASS
+    recon = _ev(r, backend="numpy", check="reconstruction error of")[0]
+    assert recon.outcome is Outcome.PASS and recon.instances == 24
+    assert _ev(r, backend="flint@128", check="recovers the exact input")[0].instances == 6
+    assert [e.instances for e in _ev(r, backend="mpmath@128")] == [1]
+    assert all(c.verdict is Verdict.FAILED for c in r.controls or ())
+
+
+def test_ring_conditioning_at_n_equal_l_r_min_does_not_help():
+    """At N = L (square V_L) κ₂ does not fall as r_min goes from 1/2 to 99/100: the trend test
+    must not pass there (random angles on the circle cluster as badly as in the disk)."""
+    keep = RingTrends().admits
+    study = S.ring_study(8, [8], [F(1, 2), F(9, 10), F(99, 100)], draws=20, seed=1, keep=keep)
+    test = S.trend_test(study.rows, "r_min", "log2_kappa", "decreasing", ["N"], _studies.ALPHA)
+    assert test.outcome == "inconclusive"
+    wide = S.ring_study(8, [8, 32], [F(0), F(99, 100)], draws=10, seed=1, keep=keep)
+    assert S.trend_test(wide.rows, "N", "log2_kappa", "decreasing", ["r_min"],
+                        _studies.ALPHA).outcome == "pass"
+
+
+def test_sparse_conditioning_small_study_readings():
+    for claim_id in ("O.sparse-conditioning", "O.sparse-conditioning.hermitian"):
+        r = run(claim_id, backends=("mpmath@128", "flint@128", "numpy"), L=16, Ns="8,12,16",
+                Ps="2,4", r_mins="0,99/100", draws=3, hp_points=1)
+        assert r.verdict is Verdict.INCONCLUSIVE, claim_id
+        stats_ev = _ev(r, backend="flint@128", kind="statistical")
+        assert [e.data["test"]["factor"] for e in stats_ev] == ["N", "P", "r_min"]
+        study = _ev(r, check="per draw")[0]
+        assert study.instances == 3 * 3 * 2 * 2  # every (N, P) cell satisfies N > P + 1
+        claim = get(claim_id)
+        assert (claim.reading is not None) == claim_id.endswith("hermitian")
+        assert claim.statement.gram == ("hermitian" if claim.reading else "transpose")
 
 
 def test_real_illcond_params_are_validated():
@@ -230,51 +430,50 @@ def test_real_illcond_params_are_validated():
     assert vals["Ns"] == (4, 6)
 
 
-def test_ring_conditioning_study_and_float_reconstruction():
-    r = run("O.ring-conditioning", backends=("mpmath@128", "flint@128", "numpy"), L=8,
-            Ns="8,16,32", r_mins="0,99/100", draws=4, hp_points=1)
-    assert r.verdict in (Verdict.CORROBORATED, Verdict.INCONCLUSIVE)
-    study = _ev(r, check="certified κ₂(V_L) per draw")[0]
-    assert study.outcome is Outcome.PASS and study.instances == 24
-    cells = study.data["cells"]
-    assert len(cells) == 6 and all({"median", "q1", "q3"} <= set(c) for c in cells)
-    n_trend = _ev(r, backend="flint@128", check="falls as N grows")[0]
-    assert n_trend.kind == "statistical" and n_trend.outcome is Outcome.PASS
-    recon = _ev(r, backend="numpy", check="reconstruction error of")[0]
-    assert recon.outcome is Outcome.PASS and recon.instances == 24
-    assert _ev(r, backend="flint@128", check="recovers the exact input")[0].outcome is Outcome.PASS
-    assert _ev(r, backend="mpmath@128")[0].instances == 1
+# ---- low precision: one expected outcome per cell ----------------------------------------------
+# Alone, mpmath recomputes a few points only (its SVD is slow): no trend test runs, so a study
+# claim decided by its trend tests is SKIPPED; float32 resolves too few points of the real-node
+# and literal-Ωᵀ studies to test a trend (INCONCLUSIVE), and the Gram-reading N trend is not
+# shown in every stratum, as at high precision. The real-node bound holds within rounding at
+# every resolved point, but the growth control cannot be told apart without the symbolic side.
+LOW = {
+    ("O.real-illcond", "mpmath@12"): (Verdict.INCONCLUSIVE, "the bound on the recomputed",
+                                      "inconclusive"),
+    ("O.real-illcond", "mpmath@24"): (Verdict.INCONCLUSIVE, "the bound on the recomputed",
+                                      "inconclusive"),
+    ("O.real-illcond", "numpy:float32"): (Verdict.INCONCLUSIVE, "growth of log₂κ₂",
+                                          "inconclusive"),
+    ("O.ring-conditioning", "mpmath@12"): (Verdict.SKIPPED, "reconstruction error of",
+                                           "inconclusive"),
+    ("O.ring-conditioning", "mpmath@24"): (Verdict.SKIPPED, "reconstruction error of",
+                                           "inconclusive"),
+    ("O.ring-conditioning", "numpy:float32"): (Verdict.INCONCLUSIVE, "error in N", "pass"),
+    ("O.sparse-conditioning", "mpmath@12"): (Verdict.SKIPPED, "recomputed vs certified",
+                                             "inconclusive"),
+    ("O.sparse-conditioning", "mpmath@24"): (Verdict.SKIPPED, "recomputed vs certified",
+                                             "inconclusive"),
+    ("O.sparse-conditioning", "numpy:float32"): (Verdict.INCONCLUSIVE, "recomputed in N",
+                                                 "inconclusive"),
+    ("O.sparse-conditioning.hermitian", "mpmath@12"): (Verdict.SKIPPED, "recomputed vs certified",
+                                                       "inconclusive"),
+    ("O.sparse-conditioning.hermitian", "mpmath@24"): (Verdict.SKIPPED, "recomputed vs certified",
+                                                       "inconclusive"),
+    ("O.sparse-conditioning.hermitian", "numpy:float32"): (Verdict.INCONCLUSIVE, "recomputed in P",
+                                                           "pass"),
+}
 
 
-def test_ring_conditioning_at_n_equal_l_r_min_does_not_help():
-    """At N = L (square V_L) κ₂ does not fall as r_min goes from 1/2 to 99/100: the trend test
-    must not pass there (random angles on the circle cluster as badly as in the disk)."""
-    study = S.ring_study(8, [8], [F(1, 2), F(9, 10), F(99, 100)], draws=20, seed=1)
-    test = S.trend_test(study.rows, "r_min", "log2_kappa", "decreasing", ["N"], _studies.ALPHA)
-    assert test.outcome != "pass"
-    wide = S.ring_study(8, [8, 32], [F(0), F(99, 100)], draws=10, seed=1)
-    assert S.trend_test(wide.rows, "N", "log2_kappa", "decreasing", ["r_min"],
-                        _studies.ALPHA).outcome == "pass"
-
-
-@pytest.mark.parametrize("claim_id", ["O.sparse-conditioning", "O.sparse-conditioning.hermitian"])
-def test_sparse_conditioning_readings(claim_id):
-    r = run(claim_id, backends=("mpmath@128", "flint@128", "numpy"), L=16, Ns="8,12,16",
-            Ps="2,4", r_mins="0,99/100", draws=3, hp_points=1)
-    assert r.verdict not in (Verdict.ERROR, Verdict.REFUTED, Verdict.SKIPPED)
-    stats_ev = _ev(r, kind="statistical")
-    assert {e.data["test"]["factor"] for e in stats_ev} == {"N", "P", "r_min"}
-    assert all(e.outcome in (Outcome.PASS, Outcome.INCONCLUSIVE, Outcome.FAIL) for e in stats_ev)
-    study = _ev(r, check="per draw")[0]
-    assert study.instances == 3 * 3 * 2 * 2  # every (N, P) cell satisfies N > P + 1
-    assert all(e.outcome is Outcome.PASS for e in _ev(r, backend="numpy"))
-    claim = get(claim_id)
-    assert (claim.reading is not None) == claim_id.endswith("hermitian")
-
-
-def test_sparse_conditioning_drops_cells_outside_the_hypothesis():
-    st_ = S.sparse_study(16, [4, 8], [4], [F(1, 2)], draws=1)
-    assert [r["N"] for r in st_.rows] == [8]  # N = 4 ≤ P + 1 is left out
+@pytest.mark.parametrize("claim_id, backend", sorted(LOW))
+def test_low_precision_is_honest(claim_id, backend):
+    verdict, check, outcome = LOW[(claim_id, backend)]
+    r = run(claim_id, backends=(backend,), examples=20)
+    assert r.verdict is verdict
+    assert str(_ev(r, backend=backend, check=check)[0].outcome) == outcome
+    # no check of a true statement fails, and nothing is certified against it
+    assert not [e for e in r.evidence if e.outcome in (Outcome.FAIL, Outcome.REFUTE)]
+    # the exactly refuted controls stay refuted whatever the arithmetic (the search is exact)
+    if claim_id == "O.real-illcond":
+        assert [c.verdict for c in r.controls or ()][:3] == [Verdict.REFUTED] * 3
 
 
 # ---- evidence helpers ----------------------------------------------------------------------------
@@ -297,5 +496,19 @@ def test_distance_to_bracket():
     assert _studies.distance_to_bracket(mpmath.mpf(5), k) == pytest.approx(0.5)
     assert _studies.distance_to_bracket(mpmath.mpf(22), k) == pytest.approx(1.0)
     assert _studies.distance_to_bracket(mpmath.inf, k) == mpmath.inf
+    infinite = KappaBracket(mpmath.inf, mpmath.inf, 64, True)
+    assert _studies.distance_to_bracket(mpmath.inf, infinite) == 0
+    assert _studies.distance_to_bracket(mpmath.mpf(1e17), infinite) == mpmath.inf
     assert _studies.to_fraction(mpmath.mpf("0.375")) == F(3, 8)
     assert math.isclose(_studies.log2_floor(mpmath.mpf(0), 80), -80)
+
+
+def test_shared_study_data_are_keyed_and_bounded():
+    calls = []
+    key = ("test", object())
+    v1, _ = _studies.shared(key, lambda: calls.append(1) or "value")
+    v2, s2 = _studies.shared(key, lambda: calls.append(2) or "other")
+    assert (v1, v2, calls) == ("value", "value", [1]) and s2 == 0.0
+    for i in range(_studies.SHARED_SIZE + 1):
+        _studies.shared(("fill", i), lambda: None)
+    assert _studies.shared(key, lambda: "again")[0] == "again"  # evicted, recomputed

@@ -1,27 +1,34 @@
 """What paper O's conditioning claims share (O.real-illcond, O.ring-conditioning,
-O.sparse-conditioning): list parameters, the cached study, and evidence built from a study.
+O.sparse-conditioning): list parameters, the shared study data, and evidence built from a study.
 
-The certified study (``recmem.numerics.studies``) is computed once per context and shared by every
-backend's numeric side: flint reports the certified values and the statistical trend tests, the
-point arithmetics recompute condition numbers (and reconstructions) in their own arithmetic and
-are judged against the certified values with the c·n·κ·u policy.
+The certified study (``recmem.numerics.studies``) and each arithmetic's recomputation of it are
+data: they depend on the study's parameters, seed and hypothesis, never on the trends or bounds
+under test. They are computed once (:func:`shared`) and reused by the statement and by its
+negative controls, which are then judged afresh from the same data (:func:`trend_checks` reads
+the directions from the statement under test). Flint reports the certified values, the point
+arithmetics recompute condition numbers (and reconstructions) in their own arithmetic, are judged
+against the certified values with the c·n·κ·u policy, and test the statement on their own values.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Context, Param, parse_fraction
+from recmem.checks.claim import Param, parse_fraction
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.conditioning import KappaBracket
 from recmem.numerics.studies import Row, Study, summarize, trend_test
+from recmem.theory.conditioning_studies import StudyTrends
+
+T = TypeVar("T")
 
 # Declared significance level of every trend test of the conditioning claims (fixed in code, not a
 # parameter: changing α after seeing the data would defeat the test).
@@ -74,19 +81,37 @@ def fmt_list(values: Sequence[Any]) -> str:
     return ",".join(str(v) for v in values)
 
 
-# ---- the study ------------------------------------------------------------------------------------
-def cached_study(ctx: Context, make: Callable[[], Study]) -> Study:
-    """The claim's study, computed once per context (shared by every backend's numeric side)."""
-    if "study" not in ctx.cache:
-        t0 = time.perf_counter()
-        ctx.cache["study"] = make()
-        ctx.cache["study_seconds"] = time.perf_counter() - t0
-    study: Study = ctx.cache["study"]
-    return study
+# ---- the study: data shared by a statement and its controls ------------------------------------
+# The memo holds a few studies (a claim, its controls, and a test's reruns); it is keyed by
+# everything that determines the data, so a changed parameter, seed or hypothesis recomputes.
+_SHARED: OrderedDict[Hashable, Any] = OrderedDict()
+SHARED_SIZE = 64
+
+
+def shared(key: Hashable, make: Callable[[], T]) -> tuple[T, float]:
+    """``make()`` computed once per ``key`` (an LRU memo): the value and the seconds this call
+    spent on it (0 when it was already there).
+
+    Only for data that do not depend on the statement under test (node draws, certified κ, an
+    arithmetic's recomputation at the study's points): ``key`` must hold every parameter, the
+    seed, the hypothesis (it lays out the grid) and, for recomputations, the arithmetic.
+    """
+    if key in _SHARED:
+        _SHARED.move_to_end(key)
+        return _SHARED[key], 0.0
+    t0 = time.perf_counter()
+    value = make()
+    _SHARED[key] = value
+    while len(_SHARED) > SHARED_SIZE:
+        _SHARED.popitem(last=False)
+    return value, time.perf_counter() - t0
 
 
 def distance_to_bracket(value: mpmath.mpf, k: KappaBracket) -> mpmath.mpf:
-    """Relative distance of a computed κ from the certified bracket [lo, hi] (0 inside it)."""
+    """Relative distance of a computed κ from the certified bracket [lo, hi] (0 inside it; for a
+    certified infinite κ, 0 when the computed κ is infinite too and inf otherwise)."""
+    if k.infinite:
+        return mpmath.mpf(0) if not mpmath.isfinite(value) else mpmath.inf
     if not mpmath.isfinite(value):
         return mpmath.inf
     if value < k.lo:
@@ -97,7 +122,7 @@ def distance_to_bracket(value: mpmath.mpf, k: KappaBracket) -> mpmath.mpf:
 
 
 # ---- evidence -------------------------------------------------------------------------------------
-def study_evidence(backend: AbstractBackend, ctx: Context, study: Study, check: str,
+def study_evidence(backend: AbstractBackend, seconds: float, study: Study, check: str,
                    by: Sequence[str], response: str = "log2_kappa") -> Evidence:
     """The certified κ of every draw: PASS when all are certified, with per-cell summaries."""
     rows = study.rows
@@ -109,7 +134,7 @@ def study_evidence(backend: AbstractBackend, ctx: Context, study: Study, check: 
     return Evidence(check=check, kind="numeric", backend=backend.name, outcome=outcome,
                     precision_bits=bits, instances=len(rows), message=msg,
                     certified_by="ball arithmetic (python-flint): certified eigenvalue enclosures",
-                    seconds=float(ctx.cache.get("study_seconds", 0.0)),
+                    seconds=seconds,
                     data={"settings": study.settings,
                           "cells": [s.to_dict() for s in summarize(rows, response, by)]})
 
@@ -127,6 +152,43 @@ def trend_evidence(backend: AbstractBackend, rows: Sequence[Row], check: str, fa
                     message=test.reason, seconds=time.perf_counter() - t0,
                     data={"test": test.to_dict(),
                           "cells": [s.to_dict() for s in summarize(rows, response, by)]})
+
+
+def trend_checks(backend: AbstractBackend, rows: Sequence[Row], law: StudyTrends, response: str,
+                 what: str, by: Sequence[str],
+                 resolved: Callable[[Row], bool] | None = None) -> list[Evidence]:
+    """One stratified trend test per trend of ``law``, in the direction ``law`` states.
+
+    The strata of a factor's test are the cells of the other factors in ``by``; the check label
+    names the factor but not the direction, so the statement and its reversed-trend controls are
+    judged by the same check. With ``resolved``, a stratum holding a point the arithmetic does
+    not resolve is left out whole (keeping only the resolved points of a stratum would select
+    them by their condition number and could fake a trend either way).
+    """
+    out = []
+    for t in law.trends:
+        strata = [b for b in by if b != t.factor]
+        label = f"trend of {what} in {t.factor} (within each {', '.join(strata) or 'study'})"
+        kept, dropped = complete_strata(rows, strata, resolved)
+        ev = trend_evidence(backend, kept, label, t.factor, response, law.direction(t.factor),
+                            strata, by)
+        if resolved is not None:
+            ev.data["strata left out (a point not resolved)"] = dropped
+        out.append(ev)
+    return out
+
+
+def complete_strata(rows: Sequence[Row], strata: Sequence[str],
+                    resolved: Callable[[Row], bool] | None) -> tuple[list[Row], list[str]]:
+    """The rows of the strata whose every point is ``resolved`` (all rows when it is None), and
+    the names of the strata left out."""
+    if resolved is None:
+        return list(rows), []
+    bad = {tuple(r[f] for f in strata) for r in rows if not resolved(r)}
+    kept = [r for r in rows if tuple(r[f] for f in strata) not in bad]
+    names = sorted(", ".join(f"{f}={v}" for f, v in zip(strata, key, strict=True)) or "all"
+                   for key in bad)
+    return kept, names
 
 
 def judged_points(backend: AbstractBackend, rows: Sequence[Row], check: str,
@@ -186,19 +248,37 @@ def judged_points(backend: AbstractBackend, rows: Sequence[Row], check: str,
     return out
 
 
+def native_vandermonde(backend: AbstractBackend, nodes: Any, k: int) -> Any:
+    """``backend.vandermonde`` of exact nodes, in the backend's own precision.
+
+    numpy's ``np.vander`` multiplies by an integer-typed array and so promotes complex64 to
+    complex128: ``numpy:float32`` would then compute in float64 and be judged with a float32
+    tolerance. Its result is rounded back to the backend's type (one rounding per entry, within
+    the γ_L‖V‖_F the tolerances allow), so every later operation runs in float32.
+    """
+    v = backend.vandermonde(nodes.to(backend), k)
+    dtype = getattr(backend, "cdtype", None)
+    if dtype is not None and hasattr(v, "astype") and v.dtype != dtype:
+        v = v.astype(dtype)
+    return v
+
+
 def to_fraction(x: mpmath.mpf) -> Fraction:
     """A finite mpf exactly as a Fraction (its binary value), for exact comparisons."""
     man, exp = mpmath.mpf(x).man_exp  # a property in mpmath (a method on flint arb)
     return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
-def kappa_of(svals: Sequence[mpmath.mpf]) -> mpmath.mpf:
-    """σ_max/σ_min from a backend's singular values (inf when σ_min is 0).
+def kappa_of(svals: Sequence[mpmath.mpf], columns: int | None = None) -> mpmath.mpf:
+    """σ_max/σ_min from a backend's singular values (inf when σ_min is 0, and when ``columns``
+    exceeds their number: a wide matrix, whose columns-th singular value is 0).
 
     The values stay in the backend's own mpmath context: ``mpmath.mpf(v)`` would round an
     mpmath@256 result to the global 53 bits.
     """
     s = list(svals)
+    if columns is not None and len(s) < columns:
+        return mpmath.inf
     return s[0] / s[-1] if s and s[-1] > 0 else mpmath.inf
 
 

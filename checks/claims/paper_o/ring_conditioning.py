@@ -1,15 +1,21 @@
 """O.ring-conditioning: cond(V_L) and the reconstruction error fall as r_min → 1 and as N grows
 (O App. E.1, Fig. 4).
 
-A distributional study with pinned seeds over N × r_min (Lemma 6 ring nodes T(r_min, r_max), V_L of
-size N×L, N ≥ L): certified κ₂(V_L) per draw (flint), per-cell medians and quartiles, and
-stratified one-sided Kendall trend tests at a declared α. Each float backend reconstructs random
-exact inputs with ``pinv_apply`` and its errors are judged against c·n·κ_eff·u and tested for the
-same trends. A statistical rejection is FAIL (never REFUTE); a test without power is INCONCLUSIVE.
+The statement (recmem.theory.conditioning_studies.RingTrends) holds the two trends and the
+hypothesis N ≥ L, which lays out the study's grid. A distributional study with pinned seeds over
+N × r_min (Lemma 6 ring nodes T(r_min, r_max), V_L of size N×L): certified κ₂(V_L) per draw
+(flint), per-cell medians and quartiles, and stratified one-sided Kendall trend tests of log₂κ₂
+at a declared α in the directions the statement states. Each float arithmetic reconstructs random
+exact inputs with ``pinv_apply``; its κ₂ and errors are judged against c·n·κ_eff·u and its errors
+tested for the same trends. A statistical rejection is FAIL (never REFUTE); a test without power
+is INCONCLUSIVE. The controls reverse one trend each; the same tests reject them (FAILED).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Hashable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -19,15 +25,16 @@ from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import p_rmax
 from recmem.checks.claims.paper_o._studies import (
-    cached_study,
     distance_to_bracket,
     ints_param,
     judged_points,
     kappa_of,
     log2_floor,
+    native_vandermonde,
     radii_param,
+    shared,
     study_evidence,
-    trend_evidence,
+    trend_checks,
 )
 from recmem.checks.numeric import skipped
 from recmem.checks.verdict import Evidence, Outcome
@@ -35,15 +42,27 @@ from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi, to_mpc
 from recmem.numerics.nodes import uniform_draws
 from recmem.numerics.studies import Row, Study, ring_study
+from recmem.theory.conditioning_studies import RingTrends
 
 BY = ("N", "r_min")
 # Errors below 2^-FLOOR are "exact" for the trend tests (they tie at the floor).
 FLOOR_BITS = 80
 
 
-def _study(ctx: Context) -> Study:
-    return cached_study(ctx, lambda: ring_study(int(ctx["L"]), ctx["Ns"], ctx["r_mins"],
-                                                ctx["r_max"], int(ctx["draws"]), ctx.seed))
+def _key(ctx: Context) -> tuple[Hashable, ...]:
+    """Everything the study's data depend on: parameters, seed and the statement's hypothesis."""
+    law = ctx.law(RingTrends)
+    return ("ring", int(ctx["L"]), tuple(ctx["Ns"]), tuple(ctx["r_mins"]), ctx["r_max"],
+            int(ctx["draws"]), ctx.seed, type(law).over, law.offset)
+
+
+def _study(ctx: Context) -> tuple[Study, float]:
+    """The certified study over the cells the statement's hypothesis admits (shared with the
+    controls: the data do not depend on the trends)."""
+    law = ctx.law(RingTrends)
+    return shared(_key(ctx), lambda: ring_study(int(ctx["L"]), ctx["Ns"], ctx["r_mins"],
+                                                ctx["r_max"], int(ctx["draws"]), ctx.seed,
+                                                keep=law.admits))
 
 
 def _label(r: Row) -> str:
@@ -64,7 +83,7 @@ def _n(r: Row) -> int:
 def _reconstruct(b: AbstractBackend, r: Row) -> tuple[Any, list[QQi]]:
     """û = V_L⁺ (V_L u) computed in ``b`` (O eq. 5 with k = L), and the exact u."""
     u = _input(r)
-    v = b.vandermonde(r["nodes"].to(b), int(r["k"]))
+    v = native_vandermonde(b, r["nodes"], int(r["k"]))
     ub = b.matrix([[q] for q in u])
     return b.pinv_apply(v, b.matmul(v, ub)), u
 
@@ -81,8 +100,6 @@ def _rel_error(b: AbstractBackend, uhat: Any, u: list[QQi]) -> mpmath.mpf:
 
 def _flint_reconstruction(backend: AbstractBackend, rows: list[Row]) -> Evidence:
     """Ball arithmetic: the enclosure of V_L⁺(V_L u) must contain the exact u, narrowly."""
-    import time
-
     import flint
 
     t0 = time.perf_counter()
@@ -117,64 +134,79 @@ def _flint_reconstruction(backend: AbstractBackend, rows: list[Row]) -> Evidence
         seconds=time.perf_counter() - t0)
 
 
+def _points(backend: AbstractBackend, ctx: Context, study: Study) -> list[Row]:
+    """The study points a point arithmetic recomputes: all of them, except in mpmath, whose SVD
+    is ~100× slower than the rest of the study: the first draws of the extreme cells (smallest N,
+    smallest and largest r_min), at most ``hp_points``."""
+    if backend.spec.kind != "mpmath":
+        return study.rows
+    n0, rlo, rhi = min(ctx["Ns"]), min(ctx["r_mins"]), max(ctx["r_mins"])
+    pick = [r for r in study.rows if r["draw"] == 0 and r["N"] == n0 and r["r_min"] in (rlo, rhi)]
+    return pick[: int(ctx["hp_points"])]
+
+
+def _recompute(backend: AbstractBackend, rows: list[Row]) -> list[tuple[Any, Any]]:
+    """κ₂(V_L) from the arithmetic's own singular values and, where rounding is visible (≤ 64
+    bits; at 256 bits every error is ~κ·2^-256 and flint certifies exact recovery), the relative
+    error of V_L⁺x_L: one (κ̂, error or None) per row."""
+    out = []
+    for r in rows:
+        with backend.activate():
+            v = native_vandermonde(backend, r["nodes"], int(r["k"]))
+            k_hat = kappa_of(backend.svdvals(v), columns=int(r["k"]))
+            err = (_rel_error(backend, *_reconstruct(backend, r))
+                   if backend.precision_bits <= 64 else None)
+        out.append((k_hat, err))
+    return out
+
+
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    """The certified study (flint), κ₂ and reconstruction per point arithmetic (O App. E.1)."""
-    study = _study(ctx)
+    """The certified study and its κ₂ trends (flint); κ₂ and reconstruction recomputed in each
+    point arithmetic, judged against c·n·κ_eff·u, and the error trends tested (O App. E.1)."""
+    law = ctx.law(RingTrends)
+    study, seconds = _study(ctx)
     if not study.rows:
         return [skipped("conditioning study", backend.name,
-                        f"no cell satisfies N ≥ L = {ctx['L']}: nothing to study")]
+                        f"no cell satisfies {law.hypothesis_text} (L = {ctx['L']}): nothing to "
+                        "study")]
     if backend.encloses:
-        return [
-            study_evidence(backend, ctx, study, "certified κ₂(V_L) per draw", BY),
-            trend_evidence(backend, study.rows, "κ₂(V_L) falls as N grows (within each r_min)",
-                           "N", "log2_kappa", "decreasing", ["r_min"], BY),
-            trend_evidence(backend, study.rows, "κ₂(V_L) falls as r_min → 1 (within each N)",
-                           "r_min", "log2_kappa", "decreasing", ["N"], BY),
-            # the exact recovery itself is O.reconstruct's claim: one draw per cell suffices here
-            _flint_reconstruction(backend, [r for r in study.rows if r["draw"] == 0]),
-        ]
-    rows = study.rows
-    if backend.precision_bits > 64:
-        # mpmath's SVD is ~100× slower than the rest of the study: recompute at a few points, the
-        # first draws of the extreme cells (smallest N, smallest and largest r_min).
-        n0, rlo, rhi = min(ctx["Ns"]), min(ctx["r_mins"]), max(ctx["r_mins"])
-        pick = [r for r in rows if r["draw"] == 0 and r["N"] == n0 and r["r_min"] in (rlo, rhi)]
-        rows = pick[: int(ctx["hp_points"])]
-    errors: dict[int, mpmath.mpf] = {}
+        # the exact recovery itself is O.reconstruct's claim: one draw per cell suffices here
+        first = [r for r in study.rows if r["draw"] == 0]
+        recovery, secs = shared((*_key(ctx), backend.name, "recovery"),
+                                lambda: _flint_reconstruction(backend, first))
+        return [study_evidence(backend, seconds, study, "certified κ₂(V_L) per draw", BY),
+                *trend_checks(backend, study.rows, law, "log2_kappa", "log₂κ₂(V_L)", BY),
+                replace(recovery, seconds=secs)]
+    rows = _points(backend, ctx, study)
+    values, secs = shared((*_key(ctx), backend.name, *map(_label, rows)),
+                          lambda: _recompute(backend, rows))
+    at = {id(r): v for r, v in zip(rows, values, strict=True)}
 
     def kappa_point(r: Row) -> tuple[Any, Any, int]:
-        v = backend.vandermonde(r["nodes"].to(backend), int(r["k"]))
-        k_hat = kappa_of(backend.svdvals(v))
         # κ_eff = 2‖V‖_F/σ_min: entrywise rounding of V (‖δV‖ ≤ γ_L‖V‖_F) moves σ_min and σ_max
         # by ≤ ‖δV‖₂; κ's relative error is ≲ 2‖δV‖/σ_min.
-        return distance_to_bracket(k_hat, r["kappa"]), 2 * r["sigma"].fro_over_smin(), _n(r)
+        return distance_to_bracket(at[id(r)][0], r["kappa"]), 2 * r["sigma"].fro_over_smin(), _n(r)
 
     def recon_point(r: Row) -> tuple[Any, Any, int]:
-        uhat, u = _reconstruct(backend, r)
-        err = _rel_error(backend, uhat, u)
-        errors[id(r)] = err
         # consistent least squares: û − u = −(V+E)⁺(E u − δx), ‖E‖, ‖δx‖/‖u‖ ≲ n·u‖V‖_F, so the
         # relative error is ≲ n·u·‖V‖_F/σ_min (κ_eff = 2‖V‖_F/σ_min covers both terms).
-        return err, 2 * r["sigma"].fro_over_smin(), _n(r)
+        return at[id(r)][1], 2 * r["sigma"].fro_over_smin(), _n(r)
 
-    out = judged_points(backend, rows, f"κ₂(V_L) in {backend.name} vs certified κ₂", kappa_point,
+    out = judged_points(backend, rows, "κ₂(V_L) recomputed vs certified κ₂", kappa_point,
                         _label, "κ₂(V_L)")
-    if backend.precision_bits <= 64:
-        # reconstruction errors matter where rounding is visible: the float arithmetics (at 256
-        # bits every error is ~κ·2^-256, and flint certifies exact recovery above)
-        out += judged_points(backend, rows, f"reconstruction error of V_L⁺ x_L in {backend.name}",
-                             recon_point, _label, "‖û − u‖/‖u‖")
-        trows = [{"N": r["N"], "r_min": r["r_min"],
-                  "log2_error": log2_floor(errors[id(r)], FLOOR_BITS)} for r in rows]
-        out += [
-            trend_evidence(backend, trows, f"reconstruction error ({backend.name}) falls as N "
-                           "grows (within each r_min)", "N", "log2_error", "decreasing",
-                           ["r_min"], BY),
-            trend_evidence(backend, trows, f"reconstruction error ({backend.name}) falls as "
-                           "r_min → 1 (within each N)", "r_min", "log2_error", "decreasing",
-                           ["N"], BY),
-        ]
-    return out
+    out[0].seconds += secs  # the recomputation (0 when shared with the statement's run)
+    if backend.precision_bits > 64:
+        return out
+    out += judged_points(backend, rows, "reconstruction error of V_L⁺ x_L", recon_point, _label,
+                         "‖û − u‖/‖u‖")
+    if backend.spec.kind == "mpmath":
+        # too few points (hp_points) for a trend test; the float arithmetics test the trends
+        return out
+    # The statement is about the error the arithmetic makes, so every point counts (an
+    # unresolved point's O(1) error is that arithmetic's reconstruction error).
+    trows = [{"N": r["N"], "r_min": r["r_min"], "log2_error": log2_floor(at[id(r)][1], FLOOR_BITS)}
+             for r in rows]
+    return out + trend_checks(backend, trows, law, "log2_error", "log₂ reconstruction error", BY)
 
 
 CLAIMS = [
@@ -182,9 +214,7 @@ CLAIMS = [
         id="O.ring-conditioning",
         decided_by=("statistical",),
         title="Ring nodes: cond(V_L) and reconstruction error fall as r_min → 1 and N grows",
-        statement="the average reconstruction error of u from x_L by V_L⁺ is decreasing both as a "
-                  "function of the hidden state size N (N ≥ L) and of r_min (r_max = 1); the same "
-                  "pattern is observed for the condition number",
+        statement=RingTrends(),
         provenance=Provenance(
             "O", "App. E.1, Fig. 4",
             "In Figure 4 we clearly show that the average reconstruction error (average over 10k "
@@ -193,7 +223,8 @@ CLAIMS = [
             "($r_{\\max} = 1$). The same pattern is observed for the condition number of "
             "$V_L^T V_L$."),
         tolerance="enclosure (flint κ₂, reconstruction); c·n·κ_eff·u with κ_eff = 2‖V_L‖_F/σ_min, "
-                  "n = 2L + N (floats); trends: stratified one-sided Kendall test, α = 0.01",
+                  "n = 2L + N (point arithmetics); trends: stratified one-sided Kendall test, "
+                  "α = 0.01 (κ₂: flint; reconstruction error: each float arithmetic)",
         uses=("O.ring", "O.reconstruct"),
         params=(
             Param("L", 16, "sequence length L (columns of V_L); paper: 784 (MNIST)", int,
@@ -211,6 +242,6 @@ CLAIMS = [
         notes="κ₂(V_L) is studied; the paper's figure shows cond(V_Lᵀ V_L): for the Gram reading "
               "V_Lᴴ V_L, κ₂(V_LᴴV_L) = κ₂(V_L)², so the trends are the same. Default CPU-sized "
               "setting L = 16, N ∈ {16, 24, 32, 48}, r_min ∈ {0, 1/2, 9/10, 99/100}, 6 draws per "
-              "cell; the paper's uses L = 784 (--param L=784 --param Ns=512,784,1024).",
+              "cell; the paper uses L = 784 (--param L=784 --param Ns=512,784,1024).",
     ),
 ]
