@@ -41,7 +41,7 @@ PAPERS: dict[str, Paper] = {
 CONVENTIONS: tuple[str, ...] = (
     "time index is 1-based: x_0 = 0, x_k = Λ x_{k-1} + B u_k",
     "Vandermonde orientation as in O eq. 4: rows are nodes λ_i, columns λ^{k-1} … λ, 1",
-    "condition numbers are κ₂ (ratio of extreme singular values) unless stated",
+    "condition numbers are κ₂ = σ_1/σ_k over all k columns unless stated (∞ when k exceeds the rank)",
     "inputs are exact (dyadic or Gaussian rationals) and converted inside each backend",
     "precision is counted in bits; u = 2^-p is the unit roundoff",
 )

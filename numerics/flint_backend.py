@@ -32,7 +32,10 @@ def arb_to_mpf(x: Any, ctx: mpmath.ctx_mp.MPContext) -> mpmath.mpf:
     """Midpoint of an ``arb`` as an exact mpmath number (converted through its exact dyadic)."""
     from mpmath.libmp import from_man_exp
 
-    man, exp = x.mid().man_exp()
+    mid = x.mid()
+    if not mid.is_finite():  # an indeterminate ball (NaN) or an infinite radius
+        return ctx.nan if mid.is_nan() else (ctx.inf if mid > 0 else -ctx.inf)
+    man, exp = mid.man_exp()
     # make_mpf keeps every bit of the dyadic midpoint; arithmetic with it rounds as usual
     return ctx.make_mpf(from_man_exp(int(man), int(exp)))
 

@@ -2,39 +2,118 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
+import mpmath
+
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.exact import QQi
 
 
-def product_of_differences(backend: AbstractBackend, nodes: Any) -> Any:
-    """Π_{i<j}(λ_i − λ_j) as a native scalar.
+def constant(backend: AbstractBackend, value: Fraction | int) -> Any:
+    """An exact rational as a native scalar of ``backend`` (rounded once, exact for dyadics)."""
+    return backend.entries(backend.vector([QQi(Fraction(value))]))[0]
 
-    In ball arithmetic a running product of N(N−1)/2 complex balls loses about 0.36 bit per
-    factor to rectangular enclosures (NUMERICS.md pitfall 3); exp(Σ log(λ_i − λ_j)) keeps the
-    radius small, and exp∘Σlog is the product whatever branch each log takes.
+
+def product(backend: AbstractBackend, factors: Sequence[Any]) -> Any:
+    """Π factors as a native scalar (1 for no factor).
+
+    In ball arithmetic a running product of many complex balls loses about 0.36 bit per factor
+    to rectangular enclosures (NUMERICS.md pitfall 3); exp(Σ log f) keeps the radius small, and
+    exp∘Σlog is the product whatever branch each log takes.
     """
-    lam = backend.entries(nodes)
-    diffs = [lam[i] - lam[j] for i in range(len(lam)) for j in range(i + 1, len(lam))]
-    if not diffs:
-        return backend.entries(backend.vector([_one()]))[0]
+    if not factors:
+        return constant(backend, 1)
     if backend.encloses:
-        acc = backend.log(diffs[0])
-        for d in diffs[1:]:
-            acc = acc + backend.log(d)
+        acc = backend.log(factors[0])
+        for f in factors[1:]:
+            acc = acc + backend.log(f)
         return backend.exp(acc)
-    prod = diffs[0]
-    for d in diffs[1:]:
-        prod = prod * d
+    prod = factors[0]
+    for f in factors[1:]:
+        prod = prod * f
     return prod
 
 
-def _one() -> Any:
-    from fractions import Fraction
+def product_of_differences(backend: AbstractBackend, nodes: Any,
+                           pairs: Sequence[tuple[int, int]] | None = None) -> Any:
+    """Π (λ_a − λ_b) over ``pairs`` (default: all a < b, O's Π_(i<j)(λ_i − λ_j)) as a native
+    scalar; see :func:`product` for ball arithmetic."""
+    lam = backend.entries(nodes)
+    if pairs is None:
+        pairs = [(i, j) for i in range(len(lam)) for j in range(i + 1, len(lam))]
+    return product(backend, [lam[a] - lam[b] for a, b in pairs])
 
-    from recmem.numerics.exact import QQi
 
-    return QQi(Fraction(1))
+def power_matrix(backend: AbstractBackend, nodes: Any, powers: Sequence[int]) -> Any:
+    """The N×len(powers) matrix with entries λ_i^(powers[j]) in ``backend``.
+
+    Built from the backend's own Vandermonde matrix (rows λ^(P−1), …, λ, 1 with P = max power + 1,
+    powers by repeated multiplication) times an exact 0/1 selection matrix: every product is by
+    an exact 0 or 1, so the selection adds no rounding in any arithmetic (balls included).
+    """
+    top = max(powers) + 1
+    if min(powers) < 0:
+        raise ValueError(f"negative exponent in {list(powers)}")
+    full = backend.vandermonde(nodes, top)
+    if list(powers) == list(range(top - 1, top - 1 - len(powers), -1)):
+        return backend.columns(full, 0, len(powers))  # leading columns: no product needed
+    select = [[QQi(Fraction(int(top - 1 - c == p))) for p in powers] for c in range(top)]
+    return backend.matmul(full, backend.matrix(select))
+
+
+def power_matrix_builder(nodes: Any, powers: Sequence[int], *,
+                         transpose: bool = False) -> Callable[[int], Any]:
+    """A builder (bits → flint ``acb_mat``) of :func:`power_matrix` for exact ``nodes``
+    (:class:`recmem.numerics.nodes.Nodes`), for the certified condition numbers of
+    :mod:`recmem.numerics.conditioning`; ``transpose`` builds the transpose."""
+
+    def build(bits: int) -> Any:
+        from recmem.numerics.backend import BackendSpec
+        from recmem.numerics.flint_backend import FlintBackend
+
+        fb = FlintBackend(BackendSpec("flint", bits=bits))
+        m = power_matrix(fb, nodes.to(fb), powers)
+        return m.transpose() if transpose else m
+
+    return build
+
+
+def min_norm_solve(backend: AbstractBackend, a: Any, b: Any) -> Any:
+    """a⁺b, the minimum-norm least-squares solution, for tall and wide ``a`` alike.
+
+    numpy, torch and mpmath compute it from the SVD for any shape. flint's ``pinv_apply`` assumes
+    full column rank (normal equations); for a wide ``a`` of full row rank a⁺ = aᴴ(aaᴴ)⁻¹, solved
+    here with flint's preconditioned solver. (Core change wanted: an ``adjoint`` in
+    :class:`AbstractBackend`, and a flint ``pinv_apply`` that handles wide matrices.)
+    """
+    rows, cols = backend.shape(a)
+    if rows >= cols or backend.spec.kind != "flint":
+        return backend.pinv_apply(a, b)
+    with backend.activate():
+        ah = a.conjugate().transpose()
+        return ah * (a * ah).solve(b, algorithm="precond", nonstop=True)
+
+
+def singular_values(backend: AbstractBackend, a: Any) -> list[mpmath.mpf]:
+    """All min(rows, cols) singular values from the backend, then, for a wide matrix
+    (cols > rows), the cols − rows exact zeros: an N×k matrix with k > N has a null space of
+    dimension ≥ k − N, so σ_(N+1) = … = σ_k = 0 exactly, in every arithmetic."""
+    rows, cols = backend.shape(a)
+    if cols <= rows:
+        return list(backend.svdvals(a))
+    # the transpose has the same nonzero singular values and a nonsingular Gram matrix (flint's
+    # svdvals works from the Gram matrix aᴴa, singular for a wide a)
+    return list(backend.svdvals(backend.transpose(a))) + [mpmath.mpf(0)] * (cols - rows)
+
+
+def kappa2(backend: AbstractBackend, a: Any) -> mpmath.mpf:
+    """κ₂(a) = σ_1/σ_k over all k = cols singular values (:func:`singular_values`): ∞ for a
+    wide matrix and for a computed σ_k of 0."""
+    s = singular_values(backend, a)
+    return s[0] / s[-1] if s[-1] > 0 else mpmath.inf
 
 
 def unrolled_state(backend: AbstractBackend, nodes: Any, drive: Any, k: int) -> Any:

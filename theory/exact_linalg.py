@@ -61,6 +61,44 @@ def vandermonde(nodes: Sequence[QQi], k: int) -> Any:
     return DomainMatrix(rows, (len(nodes), k), dom)
 
 
+def power_matrix(nodes: Sequence[QQi], powers: Sequence[int]) -> Any:
+    """Exact matrix with entries λ_i^(powers[j]) (rows are nodes): O's V_k for the powers
+    k−1, …, 0 (eq. 4), any other Vandermonde-type matrix for other exponent lists."""
+    from sympy.polys.matrices import DomainMatrix
+
+    dom = _dom()
+    top = max(powers, default=0)
+    rows = []
+    for q in nodes:
+        lam = element(q)
+        pw = [dom.one]
+        for _ in range(top):
+            pw.append(pw[-1] * lam)
+        rows.append([pw[p] for p in powers])
+    return DomainMatrix(rows, (len(nodes), len(powers)), dom)
+
+
+def moore_penrose_apply(a: Any, b: Any) -> Any:
+    """a⁺b exactly over ℚ(i) for a matrix of any rank (the Moore–Penrose pseudo-inverse).
+
+    With the rank factorisation a = C·F (C: the pivot columns of a, full column rank r; F: the r
+    nonzero rows of a's reduced row echelon form, full row rank), a⁺ = F⁺C⁺ = Fᴴ(FFᴴ)⁻¹(CᴴC)⁻¹Cᴴ
+    (the rank-factorisation formula; Ben-Israel & Greville, *Generalized Inverses*, ch. 1). A
+    zero matrix has a⁺ = 0.
+    """
+    from sympy.polys.matrices import DomainMatrix
+
+    n, m = a.shape
+    ref, pivots = a.rref()
+    if not pivots:
+        return DomainMatrix.zeros((m, b.shape[1]), _dom())
+    c = a.extract(list(range(n)), list(pivots))
+    f = ref.extract(list(range(len(pivots))), list(range(m)))
+    ch, fh = conj_transpose(c), conj_transpose(f)
+    y = (ch * c).lu_solve(ch * b)  # C⁺b
+    return fh * (f * fh).lu_solve(y)  # F⁺ C⁺ b
+
+
 def product_of_differences(nodes: Sequence[QQi]) -> Any:
     """Π_{i<j} (λ_i − λ_j), exactly."""
     dom = _dom()

@@ -59,3 +59,20 @@ def decide_zero(difference: Any, points: Iterable[Mapping[Any, Any]] = (),
                            "difference at the point": str(value),
                            "difference (reduced)": str(d)}
     return None, {"difference (reduced)": str(d)}
+
+
+def nonzero_point(ring: Any, diff: Any) -> dict[str, str]:
+    """An integer point where the nonzero polynomial ``diff`` is nonzero: the support of its
+    lowest-degree term set to 1 first, then seeded random points in {−2 … 2}ⁿ (a nonzero
+    polynomial vanishes on few of them, by Schwartz–Zippel)."""
+    import random
+
+    gens = ring.gens
+    monomial = min(diff.monoms(), key=sum)
+    trials = [[1 if e else 0 for e in monomial]]
+    rng = random.Random(0)
+    trials += [[rng.randint(-2, 2) for _ in gens] for _ in range(200)]
+    for values in trials:
+        if diff(*values) != 0:
+            return {str(g.as_expr()): str(v) for g, v in zip(gens, values, strict=True) if v}
+    return {}  # pragma: no cover - a nonzero polynomial is nonzero at most such points

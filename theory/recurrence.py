@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from recmem.numerics.exact import QQi
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, nonzero_point
 from recmem.theory.statement import Control, Statement
 
 # ---------------------------------------------------------------------------------------------
@@ -162,23 +162,6 @@ def _poly_ring(n: int, m: int, steps: int) -> tuple[Any, list[Any], list[list[An
     return ring, lam, bb, uu
 
 
-def _witness(ring: Any, diff: Any) -> dict[str, str]:
-    """An integer point where the nonzero polynomial ``diff`` is nonzero: the support of its
-    lowest-degree term set to 1 first, then seeded random points in {−2 … 2}ⁿ (a nonzero
-    polynomial vanishes on few of them, by Schwartz–Zippel)."""
-    import random
-
-    gens = ring.gens
-    monomial = min(diff.monoms(), key=sum)
-    trials = [[1 if e else 0 for e in monomial]]
-    rng = random.Random(0)
-    trials += [[rng.randint(-2, 2) for _ in gens] for _ in range(200)]
-    for values in trials:
-        if diff(*values) != 0:
-            return {str(g.as_expr()): str(v) for g, v in zip(gens, values, strict=True) if v}
-    return {}  # pragma: no cover - a nonzero polynomial is nonzero at most such points
-
-
 def _next_differences(statement: Unrolled, ring: Any, lam: list[Any],
                       drive: Callable[[int], Callable[[int], Any]], x: list[Any], k: int,
                       k_max: int) -> dict[str, str]:
@@ -221,7 +204,7 @@ def unroll_proof(statement: Unrolled, k_max: int = 6, n: int = 2, m: int = 2) ->
                          "minus closed form is a nonzero polynomial",
                          counterexample={"k": k, "component": i,
                                          "x_k − closed form": str(diff.as_expr()),
-                                         "nonzero at": _witness(ring, diff),
+                                         "nonzero at": nonzero_point(ring, diff),
                                          "x_k − closed form, next steps": _next_differences(
                                              statement, ring, lam, drive, x, k, k_max)})
     ok, k0, steps = _induction_step(statement)
@@ -235,50 +218,4 @@ def unroll_proof(statement: Unrolled, k_max: int = 6, n: int = 2, m: int = 2) ->
                  f"general B of size {n}×{m}",
                  "SymPy: polynomial expansion over ℤ[λ, B, u] + Sum peel-and-shift induction step",
                  details={"induction": " | ".join(steps),
-                          "seconds": round(time.perf_counter() - t0, 3)})
-
-
-def vandermonde_form_identity(k_max: int = 6, n_max: int = 4) -> Proof:
-    """O §3.1 eq. (4): with M = 1 and B = (1,…,1)ᵀ, x_k = V_k u_{1:k}, V_k[i, j] = λ_i^{k−j}.
-
-    For every N ≤ ``n_max`` and k ≤ ``k_max`` the iterated recurrence (symbolic λ_i, u_t) is
-    compared with the product V_k u as polynomials. General argument (all N, k): by eq. (3)
-    (``O.unroll``) component i of x_k is Σ_{j=0}^{k-1} λ_i^j u_{k−j}; substituting j = k − j'
-    gives Σ_{j'=1}^{k} λ_i^{k−j'} u_{j'} = (V_k u)_i. The substitution is checked with SymPy.
-    """
-    import sympy as sp
-    from sympy import ZZ
-
-    t0 = time.perf_counter()
-    k, j = sp.symbols("k j", integer=True, positive=True)
-    lam = sp.Symbol("lambda_i")
-    u = sp.IndexedBase("u")
-    eq3 = sp.Sum(lam**j * u[k - j], (j, 0, k - 1))
-    reindexed = eq3.change_index(j, k - j)  # j' = k − j runs from k down to 1: Karr reversal
-    row = sp.Sum(lam ** (k - j) * u[j], (j, 1, k))
-    # Sum.change_index reverses the limits (Karr's convention) into j' = 1 … k
-    reindex_ok = (sp.expand(reindexed.function - row.function) == 0
-                  and reindexed.limits == row.limits)
-    if not reindex_ok:
-        return Proof(None, "reindexing", "SymPy Sum.change_index",
-                     details={"reindexed": str(reindexed), "row": str(row)})
-    for n in range(1, n_max + 1):
-        names = [f"l{i}" for i in range(n)] + [f"u{t}" for t in range(1, k_max + 1)]
-        ring, *gens = sp.ring(",".join(names), ZZ)
-        lams, us = gens[:n], gens[n:]
-        x = [ring.zero] * n
-        for kk in range(1, k_max + 1):
-            x = [lams[i] * x[i] + us[kk - 1] for i in range(n)]  # B = ones: (B u_k)_i = u_k
-            vu = [sum((lams[i] ** (kk - jj) * us[jj - 1] for jj in range(1, kk + 1)), ring.zero)
-                  for i in range(n)]
-            if vu != x:
-                return Proof(False, f"N = {n}, k = {kk}", "polynomial expansion",
-                             counterexample={"N": n, "k": kk,
-                                             "x_k - V_k u": [str((a - b).as_expr())
-                                                             for a, b in zip(x, vu, strict=True)]})
-    return Proof(True, f"polynomial identity for all N ≤ {n_max}, k ≤ {k_max}; all N, k by "
-                 "eq. (3) and the substitution j' = k − j (recmem.theory.recurrence."
-                 "vandermonde_form_identity)",
-                 "SymPy: polynomial expansion over ℤ[λ, u] + Sum.change_index",
-                 details={"reindexed eq. (3) row": str(reindexed),
                           "seconds": round(time.perf_counter() - t0, 3)})

@@ -8,6 +8,7 @@ from typing import Any
 from recmem.checks.claim import Context, Param, at_least, in_unit_interval, parse_fraction
 from recmem.numerics import nodes as nd
 from recmem.numerics.conditioning import KappaBracket, kappa2, vandermonde_builder
+from recmem.numerics.linalg import power_matrix_builder
 
 
 def p_n(default: int, help: str = "number of nodes N (state size)") -> Param:
@@ -53,6 +54,31 @@ def vandermonde_kappa(ctx: Context, nodes: nd.Nodes, k: int) -> KappaBracket:
     key = ("kappa", nodes, k)
     if key not in ctx.cache:
         ctx.cache[key] = kappa2(vandermonde_builder(nodes, k))
+    return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
+
+
+def leading_nodes(nodes: nd.Nodes, m: int) -> nd.Nodes:
+    """The first ``m`` of ``nodes`` (the same draw, fewer nodes)."""
+    if m == len(nodes):
+        return nodes
+    return nd.Nodes(nodes.family,
+                    values=nodes.values[:m] if nodes.values is not None else None,
+                    turns=nodes.turns[:m] if nodes.turns is not None else None,
+                    description=f"the first {m} of {nodes.description}")
+
+
+def power_matrix_kappa(ctx: Context, nodes: nd.Nodes, powers: tuple[int, ...]) -> KappaBracket:
+    """Certified σ_1/σ_r of the matrix λ_i^(powers[j]) (r = min(N, k) = its rank for distinct
+    nonzero nodes), at high precision, cached per context.
+
+    For a tall or square matrix this is κ₂; for a wide one (k > N), whose κ₂ is ∞, it is the
+    ratio over its N nonzero singular values — the conditioning of the minimum-norm solution
+    a⁺b, computed from the (full-column-rank) transpose.
+    """
+    key = ("power kappa", nodes, powers)
+    if key not in ctx.cache:
+        wide = len(powers) > len(nodes)
+        ctx.cache[key] = kappa2(power_matrix_builder(nodes, powers, transpose=wide))
     return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
 
 

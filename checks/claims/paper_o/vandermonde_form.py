@@ -1,4 +1,9 @@
-"""O.vandermonde-form: with M = 1, B = (1,…,1)ᵀ, x_k = V_k u_{1:k}, V_k[i,j] = λ_i^{k−j} (O eq. 4)."""
+"""O.vandermonde-form: with M = 1, B = (1,…,1)ᵀ, x_k = V_k u_{1:k}, V_k[i,j] = λ_i^{k−j} (O eq. 4).
+
+One statement (theory.vandermonde.VandermondeForm) read by every side: the symbolic expansion and
+reindexing, the exact judge of the search, and each arithmetic, which runs the recurrence (the
+definition) and evaluates the statement's V_k u from its exponents.
+"""
 
 from __future__ import annotations
 
@@ -26,41 +31,53 @@ from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
+from recmem.numerics.linalg import constant
+from recmem.theory.vandermonde import VandermondeForm
 
 TAG_U = 201
 
 
 def symbolic(ctx: Context) -> list[Evidence]:
-    """Polynomial identity for small N, k and the reindexing argument (theory.recurrence)."""
-    from recmem.theory.recurrence import vandermonde_form_identity
+    """Polynomial expansion for small N, k and the reindexing of eq. (3) for all N, k."""
+    from recmem.theory.vandermonde import vandermonde_form_proof
 
     t0 = time.perf_counter()
-    proof = vandermonde_form_identity(int(ctx["k_max_symbolic"]), int(ctx["n_max_symbolic"]))
+    proof = vandermonde_form_proof(ctx.law(VandermondeForm), int(ctx["k_max_symbolic"]),
+                                   int(ctx["n_max_symbolic"]))
     return [from_proof(proof, time.perf_counter() - t0)]
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    """The recurrence's x_k (B = ones) vs. the product V_k u computed in the backend."""
+    """x_k by running the recurrence with B = ones (the definition) vs the statement's V_k u,
+    evaluated row by row from its exponents, both in ``backend``."""
+    law = ctx.law(VandermondeForm)
     nodes = draw_nodes(ctx)
     n, k = len(nodes), int(ctx["k"])
-    u = real_matrix(ctx.seed + int(ctx["draw"]), TAG_U, 1, k)[0]
+    seed = ctx.seed + int(ctx["draw"])
+    u = real_matrix(seed, TAG_U, 1, k)[0]
     drive = ones_drive(u, n)
-    # x_k = V_k u is a sum of k terms per row; the recurrence (Horner) and the matrix-vector
-    # product each err by ≤ γ_{≈2k}·(|V_k||u|)_i, so κ = ‖|V_k||u|‖/‖V_k u‖ (at 128 bits).
+    # x_k = V_k u is a sum of k terms per row; the recurrence (Horner) and the explicit sum of
+    # powers (λ^p by binary powering) each err by ≤ γ_{≈2k}·(|V_k||u|)_i, so the summation
+    # condition number κ = ‖|V_k||u|‖/‖V_k u‖ (128 bits, from the exact inputs) scales both.
     kappa = summation_kappa(nodes, drive, k)
 
     def compute(b: AbstractBackend) -> tuple[Any, Any]:
         lam = nodes.to(b)
         states = b.recurrence(lam, b.matrix(drive))
-        vu = b.matmul(b.vandermonde(lam, k), b.matrix([[q] for q in u]))
-        return b.columns(states, k - 1, k), vu
+        us = b.entries(b.vector(u))
+        zero = constant(b, 0)
+        vu = [law.row_product(li, us, k, zero) for li in b.entries(lam)]
+        return b.columns(states, k - 1, k), b.vector_of(vu)
 
-    return [identity_check(f"x_k by recurrence (B = 1) vs V_k u, k = {k}, {nodes.description}",
-                           backend, compute, kappa=kappa, n=2 * k)]
+    instance = {"N": n, "k": k, "nodes": nodes.description, "u": f"seed {seed}, tag {TAG_U}"}
+    return [identity_check(f"x_k by the recurrence (B = 1) vs V_k u, k = {k}, "
+                           f"{nodes.description}", backend, compute, instance=instance,
+                           kappa=kappa, n=2 * k)]
 
 
 def strategy(ctx: Context) -> Any:
-    """N ≤ 4 nodes in the closed unit disk (λ_i ∈ ℂ, eq. 4), 1 ≤ k ≤ 5, real exact inputs."""
+    """The statement's domain: N ≤ 4 nodes in the closed unit disk (λ_i ∈ ℂ, eq. 4), k ≥ 1
+    (k = 1 included: V_1 is a column), real exact inputs."""
     from hypothesis import strategies as st
 
     @st.composite
@@ -75,27 +92,22 @@ def strategy(ctx: Context) -> Any:
 
 
 def holds(inst: dict[str, Any], ctx: Context) -> Instance:
-    """Exact x_k from the recurrence with B = ones vs. exact V_k u over ℚ(i)."""
-    from recmem.theory import exact_linalg as ex
-    from recmem.theory.recurrence import exact_states
+    """Exact x_k from the recurrence with B = ones vs the statement's V_k u over ℚ(i)."""
+    from recmem.theory.vandermonde import exact_form
 
     nodes, u = inst["nodes"], inst["u"]
-    k = len(u)
-    x = exact_states(nodes, [[QQi(1)] for _ in nodes], [[q] for q in u])[-1]
-    vu = ex.vandermonde(nodes, k) * ex.matrix([[q] for q in u])
-    col = [row[0] for row in vu.to_list()]
-    return Instance(x == col, "exact arithmetic over ℚ(i)",
-                    {"N": len(nodes), "k": k, "nodes": [str(q) for q in nodes],
+    x, vu = exact_form(ctx.law(VandermondeForm), nodes, u)
+    return Instance(x == vu, "exact arithmetic over ℚ(i)",
+                    {"N": len(nodes), "k": len(u), "nodes": [str(q) for q in nodes],
                      "u": [str(q) for q in u], "x_k": [str(e) for e in x],
-                     "V_k u": [str(e) for e in col]})
+                     "V_k u": [str(e) for e in vu]})
 
 
 CLAIMS = [
     Claim(
         id="O.vandermonde-form",
         title="Recurrence as a Vandermonde product",
-        statement="With M = 1 and B = (1,…,1)ᵀ: x_k = V_k u_{1:k}, V_k[i,j] = λ_i^{k−j} "
-                  "(columns λ^{k−1} … λ, 1)",
+        statement=VandermondeForm(),
         provenance=Provenance("O", "§3.1, eq. (4)",
                               "Let M = 1 and B = (1, 1, …, 1)ᵀ ∈ ℝ^{N×M}. Then, eq. (3) can be "
                               "written as a matrix multiplication, recalling Λ = diag(λ_1, …, "
