@@ -2,7 +2,9 @@
 
 - ``ring``: Lemma 6 of paper O (App. B): ν = −½ log(u₁(r_max² − r_min²) + r_min²), θ = 2πu₂,
   λ = exp(−ν + iθ), with u₁, u₂ exact dyadic uniforms; λ is computed at 128 bits and rounded once
-  to 52 fractional bits, which makes it exactly representable in float64.
+  to 52 fractional bits, which makes it exactly representable in float64. The formula and its
+  hypothesis are read from the statement ``recmem.theory.ring.RingSampling`` (the printed one by
+  default; a negative control's sampler when one is passed as ``law``).
 - ``real``: uniform dyadic reals in [−r_max, r_max] (stable real recurrences).
 - ``roots``: the N-th roots of unity, given exactly as turns j/N and evaluated by each backend at
   its own precision.
@@ -19,6 +21,7 @@ import numpy as np
 
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi, dyadic, dyadic_complex, to_sympy
+from recmem.theory.ring import LEMMA6, RingSampling
 
 FAMILIES = ("ring", "real", "roots")
 NODE_FRAC_BITS = 52
@@ -65,15 +68,18 @@ class Nodes:
 
 
 def lemma6_node(u1: Fraction, u2: Fraction, r_min: Fraction, r_max: Fraction,
-                ctx: mpmath.ctx_mp.MPContext) -> mpmath.mpc:
-    """λ = exp(−ν + iθ) exactly as Lemma 6 prints it, in the context ``ctx`` (paper O, App. B)."""
+                ctx: mpmath.ctx_mp.MPContext, law: RingSampling | None = None) -> mpmath.mpc:
+    """λ = exp(−ν + iθ) exactly as Lemma 6 prints it, in the context ``ctx`` (paper O, App. B).
+
+    The formula is the statement's (``law``, default the printed Lemma 6); exp(−ν + iθ) is one
+    complex exponential, θ = 2π times the statement's angle in turns (formed in ``ctx``), and
+    λ = 0 where ν = +∞.
+    """
+    law = LEMMA6 if law is None else law
     q = lambda f: ctx.mpf(f.numerator) / f.denominator  # noqa: E731
-    arg = q(u1) * (q(r_max) ** 2 - q(r_min) ** 2) + q(r_min) ** 2
-    if arg == 0:
-        return ctx.mpc(0)  # ν = +∞: exp(−∞) = 0
-    nu = -ctx.log(arg) / 2
-    theta = 2 * ctx.pi * q(u2)
-    return ctx.exp(ctx.mpc(-nu, theta))
+    return law.node(q(u1), u2, q(r_min), q(r_max), log=ctx.log,
+                    exp_i=lambda x, t: ctx.exp(ctx.mpc(x, 2 * ctx.pi * q(t))), const=q,
+                    zero=ctx.mpc(0))
 
 
 def uniform_draws(seed: int, count: int) -> list[Fraction]:
@@ -84,20 +90,27 @@ def uniform_draws(seed: int, count: int) -> list[Fraction]:
     return [Fraction(int(h) * 2**27 + int(lo_), 2**53) for h, lo_ in zip(hi, lo, strict=True)]
 
 
-def ring(n: int, r_min: Fraction, r_max: Fraction, seed: int) -> Nodes:
-    """N nodes from 𝕋(r_min, r_max) (Lemma 6), rounded to exact dyadic Gaussian rationals."""
-    if not 0 <= r_min <= r_max <= 1:
+def ring(n: int, r_min: Fraction, r_max: Fraction, seed: int,
+         law: RingSampling | None = None) -> Nodes:
+    """N nodes from 𝕋(r_min, r_max) (Lemma 6), rounded to exact dyadic Gaussian rationals.
+
+    ``law`` replaces Lemma 6's sampler (a negative control's, see theory.ring); the draws
+    (u₁, u₂) are the same for every law.
+    """
+    statement = LEMMA6 if law is None else law
+    if not statement.admits(r_min, r_max):
         raise ValueError(f"need 0 ≤ r_min ≤ r_max ≤ 1, got r_min={r_min}, r_max={r_max}")
     ctx = mpmath.MPContext()
     ctx.prec = 128
     draws = uniform_draws(seed, 2 * n)
     vals = tuple(
-        dyadic_complex(lemma6_node(draws[2 * i], draws[2 * i + 1], r_min, r_max, ctx),
+        dyadic_complex(lemma6_node(draws[2 * i], draws[2 * i + 1], r_min, r_max, ctx, statement),
                        NODE_FRAC_BITS)
         for i in range(n)
     )
+    how = "(Lemma 6)" if statement == LEMMA6 else f"by {statement.sampler_text}"
     return Nodes("ring", values=vals,
-                 description=f"{n} nodes ~ T({r_min}, {r_max}) (Lemma 6), seed {seed}")
+                 description=f"{n} nodes ~ T({r_min}, {r_max}) {how}, seed {seed}")
 
 
 def real(n: int, r_max: Fraction, seed: int) -> Nodes:

@@ -2,7 +2,8 @@
 
 With the constant feature and the eigenvalue λ₀, the first state coordinate is
 x_{k,0} = Σ_{i=0}^{k-1} λ₀^i = (λ₀^k − 1)/(λ₀ − 1), and the paper recovers the step as
-k = log_{λ₀}(x_{k,0}(λ₀ − 1) + 1) for λ₀ ∈ ℂ, |λ₀| ≤ 1.
+k = log_{λ₀}(x_{k,0}(λ₀ − 1) + 1) for λ₀ ∈ ℂ, |λ₀| ≤ 1. The statement is :class:`Timestamp`,
+written once here and read by every check of ``O.timestamp`` and ``O.timestamp.corrected``.
 
 Reading of log_{λ₀}: log_{λ₀} z = Log z / Log λ₀ with the principal logarithm (Arg ∈ (−π, π]).
 Since z := x_{k,0}(λ₀ − 1) + 1 = λ₀^k and ln|z| = k ln|λ₀| always, the printed formula returns k
@@ -12,72 +13,145 @@ k·Arg λ₀ leaves (−π, π] (e.g. λ₀ = −1/2, k = 2; every non-real λ�
 fail under any reading of the logarithm (also the multivalued one).
 
 Corrected statement: for 0 < |λ₀| < 1, k = ln|x_{k,0}(λ₀ − 1) + 1| / ln|λ₀| (|λ₀^k| = |λ₀|^k is
-strictly decreasing in k). :func:`horizon_bound` predicts, from a rounding-error analysis, the
-largest k that a precision u recovers.
+strictly decreasing in k), proved for all such λ₀ and k by :func:`timestamp_proof`.
+:func:`recovery_tolerance` and :func:`horizon_bound` bound, from a rounding-error analysis, how
+far a precision u can move the recovered value, and so up to which k it recovers k.
 """
 
 from __future__ import annotations
 
-import math
+import functools
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 
 from recmem.numerics.exact import QQi, abs2
-from recmem.theory.proof import Proof
-
-# Exact instances of the known failure classes of the printed formula, smallest first.
-FAILURE_CLASSES: tuple[tuple[str, QQi, int], ...] = (
-    ("λ₀ = 0: no logarithm to base 0 (z = 0)", QQi(Fraction(0)), 1),
-    ("λ₀ = 1: closed form 0/0, Log 1 = 0", QQi(Fraction(1)), 1),
-    ("λ₀ = −1 on the unit circle: x_{2,0} = 0, k not recovered", QQi(Fraction(-1)), 2),
-    ("negative real λ₀: Arg(λ₀²) = 0 ≠ 2π", QQi(Fraction(-1, 2)), 2),
-    ("principal branch wraps: 3·Arg(i/2) = 3π/2 > π", QQi(Fraction(0), Fraction(1, 2)), 3),
-)
-
-
-# ---- exact arithmetic in ℚ(i) --------------------------------------------------------------------
-
-def _mul(a: QQi, b: QQi) -> QQi:
-    return QQi(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
-
-
-def _add(a: QQi, b: QQi) -> QQi:
-    return QQi(a.re + b.re, a.im + b.im)
-
-
-def _div(a: QQi, b: QQi) -> QQi:
-    n = abs2(b)
-    return QQi((a.re * b.re + a.im * b.im) / n, (a.im * b.re - a.re * b.im) / n)
-
-
-def _pow(a: QQi, k: int) -> QQi:
-    out = QQi(Fraction(1))
-    for _ in range(k):
-        out = _mul(out, a)
-    return out
-
+from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.statement import Control, Statement
 
 ONE = QQi(Fraction(1))
 ZERO = QQi(Fraction(0))
 
+# Exact instances of the known failure classes of the printed formula, smallest first; with the
+# hypothesis' edge points they are the probes every symbolic decision evaluates exactly.
+FAILURE_CLASSES: tuple[tuple[str, QQi, int], ...] = (
+    ("λ₀ = 0: no logarithm to base 0 (z = 0)", ZERO, 1),
+    ("λ₀ = 1: closed form 0/0, Log 1 = 0", ONE, 1),
+    ("λ₀ = −1 on the unit circle: x_{2,0} = 0, k not recovered", QQi(Fraction(-1)), 2),
+    ("negative real λ₀: Arg(λ₀²) = 0 ≠ 2π", QQi(Fraction(-1, 2)), 2),
+    ("principal branch wraps: 3·Arg(i/2) = 3π/2 > π", QQi(Fraction(0), Fraction(1, 2)), 3),
+)
+# The edge of the hypothesis |λ₀| ≤ 1: the centre and the unit circle's simplest points.
+EDGE_POINTS: tuple[QQi, ...] = (ZERO, ONE, QQi(Fraction(-1)), QQi(Fraction(0), Fraction(1)))
 
-def first_coordinate(lam0: QQi, k: int) -> QQi:
-    """x_{k,0} = Σ_{i=0}^{k-1} λ₀^i exactly, by the recurrence x_k = λ₀ x_{k−1} + 1, x_0 = 0 (O §3.1)."""
-    x = ZERO
+
+@dataclass(frozen=True)
+class Timestamp(Statement):
+    """O §3.1 / App. B eq. (27): x_{k,0} = Σ_{i<k} λ₀^i = (λ₀^(k+s) − 1)/(λ₀ − 1) and
+    k + s = log_{λ₀}(x_{k,0}(λ₀ − g) + 1) for every integer k ≥ 1 and every λ₀ of the hypothesis.
+
+    As printed: s = ``power_shift`` = 0, g = ``gap_sign`` = 1, log_{λ₀} z = Log z / Log λ₀
+    (principal branch; ``modulus``: ln|z| / ln|λ₀|), hypothesis |λ₀| ≤ 1 (``strict``: |λ₀| < 1,
+    ``positive``: |λ₀| > 0).
+    """
+
+    modulus: bool = False
+    power_shift: int = 0
+    gap_sign: int = 1
+    strict: bool = False
+    positive: bool = False
+
+    # ---- text and controls ----------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        s = self.power_shift
+        power = "k" if s == 0 else f"(k{s:+d})"
+        claimed = "k" if s == 0 else f"k {'+' if s > 0 else '−'} {abs(s)}"
+        gap = "(λ₀ − 1)" if self.gap_sign > 0 else "(λ₀ + 1)"
+        inv = (f"ln|x_(k,0){gap} + 1| / ln|λ₀|" if self.modulus else
+               f"log_λ₀(x_(k,0){gap} + 1) (principal Log z / Log λ₀)")
+        lo = "0 < " if self.positive else ""
+        hi = "< 1" if self.strict else "≤ 1"
+        return (f"x_(k,0) = Σ_(i=0)^(k−1) λ₀^i = (λ₀^{power} − 1)/(λ₀ − 1) and {claimed} = {inv}, "
+                f"for λ₀ ∈ ℂ, {lo}|λ₀| {hi}, every integer k ≥ 1")
+
+    def controls(self) -> tuple[Control, ...]:
+        out = [Control("power of λ₀ shifted by one (x = (λ₀^(k+1) − 1)/(λ₀ − 1), k + 1 = …)",
+                       replace(self, power_shift=self.power_shift + 1)),
+               Control("sign in the inversion's (λ₀ − 1) flipped",
+                       replace(self, gap_sign=-self.gap_sign))]
+        if self.strict or self.positive:
+            out.append(Control("hypothesis widened to |λ₀| ≤ 1",
+                               replace(self, strict=False, positive=False)))
+        if self.modulus:
+            out.append(Control("moduli dropped (principal Log z / Log λ₀)",
+                               replace(self, modulus=False)))
+        return tuple(out)
+
+    # ---- hypothesis -----------------------------------------------------------------------
+    def admits(self, lam0: QQi) -> bool:
+        """The hypothesis on λ₀, exactly."""
+        r2 = abs2(lam0)
+        return (r2 < 1 if self.strict else r2 <= 1) and (r2 > 0 or not self.positive)
+
+    def edge_points(self) -> list[QQi]:
+        """The edge points of |λ₀| ≤ 1 (0, 1, −1, i) that the hypothesis admits."""
+        return [p for p in EDGE_POINTS if self.admits(p)]
+
+    def domain_in_open_punctured_disk(self) -> bool:
+        """Whether every admitted λ₀ has 0 < |λ₀| < 1 (where the modulus form is proved)."""
+        return self.strict and self.positive
+
+    # ---- the formula, over any arithmetic ---------------------------------------------------
+    def claimed(self, k: Any) -> Any:
+        """The value the inversion is claimed to return at step k."""
+        return k + self.power_shift
+
+    def closed_form(self, lam: Any, k: Any, one: Any) -> Any:
+        """(λ₀^(k+s) − 1)/(λ₀ − 1)."""
+        return (lam ** (k + self.power_shift) - one) / (lam - one)
+
+    def argument(self, lam: Any, x: Any, one: Any) -> Any:
+        """z = x_{k,0}(λ₀ − 1) + 1 (the argument of the logarithm in eq. 27)."""
+        return x * (lam - one if self.gap_sign > 0 else lam + one) + one
+
+    def recover(self, z: Any, lam: Any, log: Callable[[Any], Any],
+                absval: Callable[[Any], Any] = abs) -> Any:
+        """log_{λ₀} z: Log z / Log λ₀, or ln|z| / ln|λ₀| for the modulus form."""
+        if self.modulus:
+            return log(absval(z)) / log(absval(lam))
+        return log(z) / log(lam)
+
+
+PRINTED = Timestamp()
+CORRECTED = Timestamp(modulus=True, strict=True, positive=True)
+
+
+# ---- exact decision of one instance -------------------------------------------------------------
+
+def _txt(q: QQi) -> str:
+    """An exact value for a report; a huge one only by its size (and never past Python's limit
+    on integer-to-string conversion)."""
+    bits = max(abs(q.re.numerator).bit_length(), q.re.denominator.bit_length(),
+               abs(q.im.numerator).bit_length(), q.im.denominator.bit_length())
+    return str(q) if bits <= 256 else f"(exact Gaussian rational, {bits}-bit parts)"
+
+
+def first_coordinate(lam0: QQi, k: int) -> Any:
+    """x_{k,0} by the recurrence x_k = λ₀ x_{k−1} + 1, x_0 = 0 (O §3.1: the RNN itself), exactly
+    over ℚ(i) (a SymPy ``QQ_I`` element)."""
+    from recmem.theory.exact_linalg import _dom, element
+
+    dom = _dom()
+    lam, x = element(lam0), dom.zero
     for _ in range(k):
-        x = _add(_mul(lam0, x), ONE)
+        x = lam * x + dom.one
     return x
 
-
-def recovered_argument(lam0: QQi, x: QQi) -> QQi:
-    """z = x_{k,0}(λ₀ − 1) + 1 exactly (the argument of the logarithm in eq. 27)."""
-    return _add(_mul(x, _add(lam0, QQi(Fraction(-1)))), ONE)
-
-
-# ---- ball arithmetic helpers -------------------------------------------------------------------
 
 def _acb(q: QQi) -> Any:
     import flint
@@ -101,161 +175,173 @@ def _round_unique(x: Any) -> int | None:
     return m if abs(float(x.mid()) - m) + float(x.rad()) < 0.5 else None
 
 
-def printed_value_ball(lam0: QQi, k: int, bits: int = 128) -> Any:
-    """Ball of Log z / Log λ₀ with z = x_{k,0}(λ₀ − 1) + 1 computed exactly (flint, principal Log)."""
+def _winding(lam0: QQi, c: int, negative_real: bool) -> tuple[int | None, int]:
+    """m with Arg(λ₀^c) = c·Arg λ₀ − 2πm, i.e. m = ⌈c·Arg λ₀/(2π) − 1/2⌉ (on the negative real axis
+    Arg = π exactly and the ball is rounded); flint, precision doubled until m is unique."""
     import flint
 
-    z = recovered_argument(lam0, first_coordinate(lam0, k))
-    with flint.ctx.workprec(bits):
-        return _acb(z).log() / _acb(lam0).log()
-
-
-def decide_printed(lam0: QQi, k: int) -> tuple[bool | None, str, dict[str, Any]]:
-    """Whether eq. 27 as printed returns k for this exact λ₀ and step k (O §3.1, App. B eq. 27).
-
-    Exact ℚ(i) arithmetic for x_{k,0}, the closed form and z; the principal-branch condition
-    k·Arg λ₀ ∈ (−π, π] is decided with flint balls (precision doubled until the integer winding
-    number m in Arg z = k·Arg λ₀ − 2πm is unique), and a failure is certified by the ball of the
-    formula's value Log z / Log λ₀, which then excludes k.
-    Returns (holds, how it is certified, values).
-    """
-    import flint
-
-    x = first_coordinate(lam0, k)
-    values: dict[str, Any] = {"lambda0": str(lam0), "k": k, "x_k0": str(x)}
-    if lam0 == ONE:
-        values["closed form"] = "(1 − 1)/(1 − 1) = 0/0"
-        return False, ("exact arithmetic: λ₀ − 1 = 0, so (λ₀^k − 1)/(λ₀ − 1) is 0/0 while "
-                       f"Σ λ₀^i = {x}; and Log λ₀ = Log 1 = 0, so log base 1 is undefined"), values
-    closed = _div(_add(_pow(lam0, k), QQi(Fraction(-1))), _add(lam0, QQi(Fraction(-1))))
-    values["closed form"] = str(closed)
-    if closed != x:  # pragma: no cover - the geometric sum identity holds for λ₀ ≠ 1
-        return False, "exact arithmetic: Σ λ₀^i ≠ (λ₀^k − 1)/(λ₀ − 1)", values
-    z = recovered_argument(lam0, x)
-    values["z = x(λ0-1)+1"] = str(z)
-    if lam0 == ZERO:
-        return False, ("exact arithmetic: λ₀ = 0 has no logarithm (Log 0 = −∞), so log base 0 "
-                       f"is undefined; z = x_(k,0)(λ₀ − 1) + 1 = {z}"), values
-    if z == ZERO:  # pragma: no cover - z = λ₀^k vanishes only at λ₀ = 0
-        return False, "exact arithmetic: z = 0 has no logarithm", values
-    negative_real = z.im == 0 and z.re < 0
-    bits = 128
-    m: int | None = None
+    bits, m = 128, None
     while bits <= 4096 and m is None:
         with flint.ctx.workprec(bits):
-            w = k * _acb(lam0).arg() / (2 * flint.arb.pi())
-            # Arg z = k·Arg λ₀ − 2πm ∈ (−π, π]: m = ⌈w − 1/2⌉; on the negative real axis
-            # Arg z = π exactly and w − 1/2 = m is an integer, found by rounding.
-            m = _round_unique(w - flint.arb(1) / 2) if negative_real else _ceil_unique(
-                w - flint.arb(1) / 2)
+            w = c * _acb(lam0).arg() / (2 * flint.arb.pi())
+            m = (_round_unique if negative_real else _ceil_unique)(w - flint.arb(1) / 2)
         bits *= 2
+    return m, bits
+
+
+def decide(law: Timestamp, lam0: QQi, k: int) -> tuple[bool | None, str, dict[str, Any]]:
+    """Whether the statement ``law`` holds at this exact λ₀ and step k (O §3.1, App. B eq. 27).
+
+    Exact ℚ(i) arithmetic: x_{k,0} by the recurrence (the definition) against the statement's
+    closed form, then z = the statement's argument. With c the claimed value:
+    - modulus form: ln is injective, so ln|z| / ln|λ₀| = c iff |z|² = (|λ₀|²)^c, an identity in
+      ℚ, when ln|λ₀| is finite and nonzero (λ₀ ≠ 0, |λ₀| ≠ 1) and z ≠ 0;
+    - principal Log: Log z = c·Log λ₀ implies z = exp(c·Log λ₀) = λ₀^c, so z ≠ λ₀^c (exact)
+      refutes; when z = λ₀^c, Log z = c·Log λ₀ iff the winding number m in
+      Arg z = c·Arg λ₀ − 2πm is 0 (decided with flint balls, precision doubled until m is
+      unique); a failure is then certified by the ball of Log z / Log λ₀, which excludes c.
+    Returns (holds, how it is certified, values).
+    """
+    from recmem.theory.exact_linalg import _dom, element, to_qqi
+
+    dom = _dom()
+    lam = element(lam0)
+    x = first_coordinate(lam0, k)
+    c = law.claimed(k)
+    values: dict[str, Any] = {"lambda0": str(lam0), "k": k, "x_k0": _txt(to_qqi(x))}
+    try:
+        closed = law.closed_form(lam, k, dom.one)
+    except ZeroDivisionError:
+        values["closed form"] = "division by λ₀ − 1 = 0 (0/0)"
+        return False, ("exact arithmetic: λ₀ − 1 = 0, so the closed form is 0/0 while "
+                       f"Σ λ₀^i = {_txt(to_qqi(x))}; and Log λ₀ = ln|λ₀| = 0: no logarithm to base "
+                       "1"), values
+    values["closed form"] = _txt(to_qqi(closed))
+    if closed != x:
+        return False, (f"exact arithmetic over ℚ(i): Σ_(i<k) λ₀^i = {values['x_k0']} ≠ closed "
+                       f"form {values['closed form']}"), values
+    z = law.argument(lam, x, dom.one)
+    zq = to_qqi(z)
+    values["z"] = _txt(zq)
+    if lam0 == ZERO:
+        return False, ("exact arithmetic: λ₀ = 0 has no logarithm (ln 0 = −∞), so the logarithm "
+                       f"to base 0 is undefined; z = {values['z']}"), values
+    if zq == ZERO:
+        return False, "exact arithmetic: z = 0 has no logarithm", values
+    if law.modulus:
+        if abs2(lam0) == 1:
+            return False, ("exact arithmetic: |λ₀|² = 1, so ln|λ₀| = 0 and ln|z| / ln|λ₀| "
+                           "divides by 0"), values
+        values["|z|^2"] = _txt(QQi(abs2(zq)))
+        values["(|λ0|^2)^c"] = _txt(QQi(abs2(lam0) ** c))
+        ok = abs2(zq) == abs2(lam0) ** c
+        return ok, ("exact arithmetic in ℚ: |z|² " + ("=" if ok else "≠")
+                    + f" (|λ₀|²)^{c}, and ln is injective"), values
+    power = to_qqi(lam ** c)
+    if zq != power:
+        return False, (f"exact arithmetic over ℚ(i): z = {values['z']} ≠ λ₀^{c} = {_txt(power)}, "
+                       "while "
+                       f"Log z = {c}·Log λ₀ would give z = exp({c}·Log λ₀) = λ₀^{c}"), values
+    m, bits = _winding(lam0, c, zq.im == 0 and zq.re < 0)
     if m is None:  # pragma: no cover - w is never a half-integer off the negative axis
         return None, "", values
     values["winding m"] = m
-    t = printed_value_ball(lam0, k, bits)
-    values["Log z / Log λ0 (ball)"] = t.str(20)
     if m == 0:
-        return True, f"k·Arg λ₀ ∈ (−π, π] (flint at {bits // 2} bits): Log z = k·Log λ₀", values
-    excludes = not t.contains(k)
+        return True, f"{c}·Arg λ₀ ∈ (−π, π] (flint at {bits // 2} bits): Log z = {c}·Log λ₀", values
+    import flint
+
+    with flint.ctx.workprec(bits):
+        t = _acb(zq).log() / _acb(lam0).log()
+    values["Log z / Log λ0 (ball)"] = t.str(20)
     return False, (f"ball arithmetic at {bits} bits: Log z / Log λ₀ ∈ {t.str(20)} excludes "
-                   f"k = {k} "
-                   f"(Arg z = k·Arg λ₀ − 2π·{m})" if excludes else
+                   f"{c} (Arg z = {c}·Arg λ₀ − 2π·{m})" if not t.contains(c) else
                    f"winding number m = {m} ≠ 0 (flint)"), values
 
 
-def decide_corrected(lam0: QQi, k: int) -> tuple[bool, str, dict[str, Any]]:
-    """Corrected eq. 27 for 0 < |λ₀| < 1: ln|x_{k,0}(λ₀−1)+1| / ln|λ₀| = k, decided exactly.
+# ---- symbolic decision -------------------------------------------------------------------------
 
-    ln is injective, so the value is k iff |z|² = (|λ₀|²)^k, an identity in ℚ; ln|λ₀| ≠ 0 because
-    |λ₀| ≠ 1 and it is finite because λ₀ ≠ 0.
-    """
-    x = first_coordinate(lam0, k)
-    z = recovered_argument(lam0, x)
-    closed = _div(_add(_pow(lam0, k), QQi(Fraction(-1))), _add(lam0, QQi(Fraction(-1))))
-    ok = closed == x and abs2(z) == abs2(lam0) ** k and 0 < abs2(lam0) < 1
-    return ok, "exact arithmetic in ℚ: |z|² = (|λ₀|²)^k and the geometric sum identity", {
-        "lambda0": str(lam0), "k": k, "x_k0": str(x), "|z|^2": str(abs2(z))}
-
-
-# ---- symbolic derivations ----------------------------------------------------------------------
-
-def _geometric() -> dict[str, bool]:
-    """SymPy: Σ λ^i = (λ^k − 1)/(λ − 1) for λ ≠ 1, = k at λ = 1, and x(λ − 1) + 1 = λ^k."""
+def _sympy_closed_form(law: Timestamp) -> dict[str, Any]:
+    """The definition Σ_{i<k} λ₀^i summed by SymPy, against the statement's closed form."""
     import sympy as sp
 
     lam = sp.Symbol("lambda0")
     i = sp.Symbol("i", integer=True, nonnegative=True)
     k = sp.Symbol("k", integer=True, positive=True)
-    s = sp.summation(lam**i, (i, 0, k - 1))
-    closed = (lam**k - 1) / (lam - 1)
-    generic = s.args[-1][0] if isinstance(s, sp.Piecewise) else s
-    return {
-        "sum = closed form (λ0 ≠ 1)": sp.simplify(generic - closed) == 0,
-        "sum at λ0 = 1 is k": sp.simplify(s.subs(lam, 1) - k) == 0,
-        "closed form at λ0 = 1 is 0/0": closed.subs(lam, 1) is sp.nan,
-        "x(λ0 − 1) + 1 = λ0^k": sp.simplify(closed * (lam - 1) + 1 - lam**k) == 0,
-    }
+    total = sp.summation(lam**i, (i, 0, k - 1))
+    # the branch for λ₀ ≠ 1 (the Piecewise's otherwise-branch)
+    generic = (next(e for e, cond in total.args if cond is sp.true)
+               if isinstance(total, sp.Piecewise) else total)
+    half = sp.Rational(1, 2)
+    ok, witness = decide_zero(generic - law.closed_form(lam, k, 1),
+                              [{lam: half, k: 1}, {lam: half, k: 2}, {lam: -half, k: 3}])
+    return {"lam": lam, "k": k, "sum": total, "generic": generic, "ok": ok, "witness": witness}
 
 
-def printed_inversion() -> Proof:
-    """Eq. 27 as printed (O §3.1, App. B), principal logarithm: refuted by exact instances.
+def timestamp_proof(law: Timestamp) -> Proof:
+    """Decide the statement ``law`` (O §3.1, App. B eq. 27) symbolically.
 
-    SymPy establishes the geometric sum and z = λ₀^k; each failure class in FAILURE_CLASSES is then
-    decided by :func:`decide_printed` (exact, or a flint ball excluding k). The first (smallest)
-    failing instance is the counterexample.
-    """
-    t0 = time.perf_counter()
-    geo = _geometric()
-    results = {}
-    first = None
-    for label, lam0, k in FAILURE_CLASSES:
-        ok, how, vals = decide_printed(lam0, k)
-        results[label] = {"holds": ok, "certified_by": how, **vals}
-        if ok is False and first is None:
-            first = {"class": label, **vals, "certified_by": how}
-    holds = None if first is None else False
-    return Proof(holds, "λ₀ ∈ ℂ with |λ₀| ≤ 1, k ≥ 1 (principal Log)",
-                 "SymPy: geometric sum and z = λ₀^k; holds iff λ₀ ∉ {0, 1} and "
-                 "k·Arg λ₀ ∈ (−π, π]; exact/ball evaluation of the failure classes "
-                 "(recmem.theory.timestamp.printed_inversion)",
-                 counterexample=first,
-                 details={**{k: v for k, v in geo.items()}, **{k: str(v["holds"]) + ": "
-                          + str(v["certified_by"]) for k, v in results.items()},
-                          "seconds": round(time.perf_counter() - t0, 3)})
-
-
-def corrected_inversion() -> Proof:
-    """Corrected eq. 27: for 0 < |λ₀| < 1 and every integer k ≥ 0, k = ln|x_{k,0}(λ₀−1)+1| / ln|λ₀|.
-
-    SymPy with λ₀ = ρe^{iφ}, 0 < ρ < 1, φ real, k a non-negative integer: z = λ₀^k, |z| = ρ^k,
-    ln ρ^k / ln ρ = k (ln ρ < 0, finite). Since ρ^k is strictly decreasing, k ↦ |z| is injective.
+    1. SymPy sums Σ_{i<k} λ₀^i (the definition) and compares it with the statement's closed form
+       (a nonzero difference at an exact point disproves).
+    2. Exact instances in the statement's domain — the failure classes of the printed formula
+       and the edge points 0, 1, −1, i of |λ₀| ≤ 1, where admitted — are decided exactly by
+       :func:`decide`; the first failure is the counterexample.
+    3. For the modulus form on 0 < |λ₀| < 1: with λ₀ = ρe^{iφ}, ρ = 1/(1 + τ), τ > 0 (all of
+       0 < ρ < 1), φ real and k a non-negative integer, SymPy reduces z − λ₀^k, |z| − ρ^k and
+       ln|z| / ln|λ₀| − k to 0 (ln ρ = −ln(1 + τ) < 0): a proof for every such λ₀ and k.
+    The principal-branch form with no failing instance in its domain is left undecided.
     """
     import sympy as sp
 
     t0 = time.perf_counter()
-    geo = _geometric()
-    rho = sp.Symbol("rho", positive=True)
+    geo = _sympy_closed_form(law)
+    details: dict[str, Any] = {"Σ λ0^i (SymPy)": str(geo["sum"])}
+    scope = ("λ₀ ∈ ℂ with " + ("0 < " if law.positive else "") + "|λ₀| "
+             + ("< 1" if law.strict else "≤ 1") + ", every integer k ≥ 1")
+
+    def done(holds: bool | None, method: str, cx: dict[str, Any] | None = None) -> Proof:
+        details["seconds"] = round(time.perf_counter() - t0, 3)
+        return Proof(holds, scope, method + " (recmem.theory.timestamp.timestamp_proof)",
+                     counterexample=cx, details=details)
+
+    if geo["ok"] is False:
+        return done(False, "SymPy: Σ λ₀^i minus the statement's closed form is nonzero",
+                    {"check": "closed form", **geo["witness"]})
+    if geo["ok"] is None:
+        return done(None, "SymPy could not reduce Σ λ₀^i minus the closed form")
+    probes = [(label, lam0, k) for label, lam0, k in FAILURE_CLASSES if law.admits(lam0)]
+    probes += [(f"edge point λ₀ = {p}", p, k) for p in law.edge_points() for k in (1, 2)]
+    for label, lam0, k in probes:
+        ok, how, vals = decide(law, lam0, k)
+        details[f"{label} (k = {k})"] = f"{ok}: {how}"
+        if ok is False:
+            return done(False, "SymPy: geometric sum; exact evaluation of an instance in the "
+                        "domain", {"class": label, **vals, "certified_by": how})
+    if not (law.modulus and law.domain_in_open_punctured_disk() and law.gap_sign > 0
+            and law.power_shift == 0):
+        return done(None, "no failing instance among the probes, and no general argument for "
+                    "this form")
+    tau = sp.Symbol("tau", positive=True)
     phi = sp.Symbol("phi", real=True)
     k = sp.Symbol("k", integer=True, nonnegative=True)
+    rho = 1 / (1 + tau)
     lam = rho * sp.exp(sp.I * phi)
-    z = sp.simplify(((lam**k - 1) / (lam - 1)) * (lam - 1) + 1)
-    absz = sp.simplify(sp.Abs(z))
-    t = sp.expand_log(sp.log(absz), force=False) / sp.log(sp.Abs(lam))
-    checks = {
-        **geo,
-        "z = (ρe^{iφ})^k": sp.simplify(z - lam**k) == 0,
-        "|z| = ρ^k": sp.simplify(absz - rho**k) == 0,
-        "ln|z| / ln|λ0| = k": sp.simplify(t - k) == 0,
-        "ln ρ < 0 for 0 < ρ < 1": bool(sp.log(rho).subs(rho, sp.Rational(1, 2)).is_negative),
-        "ρ^k strictly decreasing": bool(sp.simplify(sp.diff(rho**k, k) - rho**k * sp.log(rho))
-                                        == 0),
-    }
-    holds = all(checks.values())
-    return Proof(holds if holds else None,
-                 "0 < |λ₀| < 1, every integer k ≥ 0 (symbolic ρ, φ, k)",
-                 "SymPy: z = λ₀^k, |z| = |λ₀|^k, ln|z|/ln|λ₀| = k "
-                 "(recmem.theory.timestamp.corrected_inversion)",
-                 details={**checks, "seconds": round(time.perf_counter() - t0, 3)})
+    z = sp.simplify(law.argument(lam, law.closed_form(lam, k, 1), 1))
+    t = law.recover(z, lam, lambda v: sp.expand_log(sp.log(sp.simplify(v)), force=False),
+                    sp.Abs)
+    steps = {"z = λ₀^k": z - lam**k, "|z| = |λ₀|^k": sp.Abs(z) - rho**k,
+             "ln|z| / ln|λ₀| = k": t - law.claimed(k)}
+    for name, diff in steps.items():
+        ok, witness = decide_zero(diff, [{tau: 1, phi: 1, k: 3}])
+        details[name] = ok
+        if ok is not True:
+            return done(ok, f"SymPy: {name} does not reduce to 0",
+                        {"check": name, **witness} if ok is False else None)
+    ln_rho_negative = bool(sp.log(rho).is_negative)
+    details["ln|λ0| < 0 for every τ > 0"] = ln_rho_negative
+    if not ln_rho_negative:  # pragma: no cover - SymPy knows ln(1 + τ) > 0 for τ > 0
+        return done(None, "SymPy could not show ln|λ₀| ≠ 0")
+    return done(True, "SymPy: geometric sum; with λ₀ = e^{iφ}/(1 + τ), τ > 0: z = λ₀^k, "
+                "|z| = |λ₀|^k, ln|z| / ln|λ₀| = k and ln|λ₀| = −ln(1 + τ) < 0")
 
 
 # ---- rounding-error analysis: up to which k a precision recovers k ----------------------------
@@ -263,58 +349,113 @@ def corrected_inversion() -> Proof:
 C_HORIZON = 8.0
 
 
-def z_error_constant(lam0: QQi, k: int | None = None) -> mpmath.mpf:
+_MP = mpmath.MPContext()
+_MP.prec = 64  # the bounds below need only a few correct digits
+
+
+@functools.cache
+def _constants(lam0: QQi, gap_sign: int) -> tuple[Any, Any, Any, Any, Any]:
+    """(ρ = |λ₀|, |ln ρ|, |Log λ₀|, |λ₀ − g|, X = 2/|1 − λ₀|) at 64 bits (λ₀ ≠ 0, 1)."""
+    lam = _MP.mpc(_MP.mpf(lam0.re.numerator) / lam0.re.denominator,
+                  _MP.mpf(lam0.im.numerator) / lam0.im.denominator)
+    rho = abs(lam)
+    return rho, abs(_MP.log(rho)), abs(_MP.log(lam)), abs(lam - gap_sign), 2 / abs(lam - 1)
+
+
+def _kappa_z(rho: Any, gap: Any, big_x: Any, s: Any) -> Any:
+    return gap * (rho * big_x + 1) * s + gap * big_x + 1
+
+
+def z_error_constant(lam0: QQi, k: int | None = None, gap_sign: int = 1) -> mpmath.mpf:
     """κ_z with |ẑ_k − z_k| ≤ c·κ_z·u, for z computed as in the backends (O §3.1, eq. 27).
 
-    The backends run x_k = fl(fl(λ₀ x_{k−1}) + 1) from x_0 = 0, then z = fl(fl(x·fl(λ₀ − 1)) + 1).
-    With ρ = |λ₀| ≤ 1, λ₀ ≠ 1, and X = 2/|1 − λ₀| ≥ |x_k| = |1 − λ₀^k|/|1 − λ₀|:
+    The backends run x_k = fl(fl(λ₀ x_{k−1}) + 1) from x_0 = 0, then z = fl(fl(x·fl(λ₀ − g)) + 1)
+    (g = ``gap_sign``). With ρ = |λ₀| ≤ 1, λ₀ ≠ 1, and X = 2/|1 − λ₀| ≥ |x_k| = |1 − λ₀^k|/|1 − λ₀|:
     - each step commits |η| ≤ (√5 + 1)u·ρX + u (complex product, Brent–Percival–Zimmermann, then
       one addition), and the errors are damped by λ₀: |x̂_k − x_k| ≤ S_k·max|η| with
       S_k = Σ_{j<k} ρ^j ≤ min(k, 1/(1 − ρ)) (S = 1/(1 − ρ) when k is None; needs ρ < 1);
-    - forming z multiplies that by |λ₀ − 1| and adds (√5 + 2)u·(|λ₀ − 1|X + 1).
-    So |ẑ − z| ≤ c·u·κ_z with κ_z = |λ₀ − 1|(ρX + 1)·S_k + |λ₀ − 1|X + 1 and c = C_HORIZON = 8,
+    - forming z multiplies that by |λ₀ − g| and adds (√5 + 2)u·(|λ₀ − g|X + 1).
+    So |ẑ − z| ≤ c·u·κ_z with κ_z = |λ₀ − g|(ρX + 1)·S_k + |λ₀ − g|X + 1 and c = C_HORIZON = 8,
     which covers √5 + 2 < 4.3, a few-ulp complex multiply or libm error and O(u²) terms.
     Conversion of a non-representable λ₀ does not enter: every step uses the same rounded λ₀.
     """
-    mp = mpmath.MPContext()
-    mp.prec = 64
-    lam = mp.mpc(mp.mpf(lam0.re.numerator) / lam0.re.denominator,
-                 mp.mpf(lam0.im.numerator) / lam0.im.denominator)
-    rho = abs(lam)
-    gap = abs(lam - 1)
-    if gap == 0:
+    if lam0 == ONE:
         raise ValueError("λ₀ = 1: x_{k,0} = k and z = 1 for every k")
-    big_x = 2 / gap
+    rho, _, _, gap, big_x = _constants(lam0, gap_sign)
     if k is None:
         if rho >= 1:
             raise ValueError("the k-independent bound needs |λ₀| < 1")
         s = 1 / (1 - rho)
     else:
-        s = mp.mpf(k) if rho >= 1 else min(mp.mpf(k), 1 / (1 - rho))
-    return gap * (rho * big_x + 1) * s + gap * big_x + 1
+        s = _MP.mpf(k) if rho >= 1 else min(_MP.mpf(k), 1 / (1 - rho))
+    return _kappa_z(rho, gap, big_x, s)
 
 
-def horizon_bound(lam0: QQi, unit_roundoff: mpmath.mpf, c: float = C_HORIZON) -> int:
-    """Largest K such that every k ≤ K is recovered by rounding ln|ẑ_k| / ln|λ₀| (predicted, O §3.1).
+# Below this unit roundoff the bound is evaluated in mpmath (float64 would underflow u).
+FLOAT_BOUNDS_DOWN_TO = 2.0**-900
 
-    With D = c·κ_z·u (:func:`z_error_constant`) and |z_k| = ρ^k, |ẑ_k| = ρ^k(1 + ε), |ε| ≤ D/ρ^k,
-    so the formula's value moves by |ln(1 + ε)|/|ln ρ| ≤ |ε|/((1 − |ε|)|ln ρ|). Asking for at most
-    1/4 there (the other 1/4 is left to the rounding of the two logarithms and the division,
-    ≲ 6u(k + 1/|ln ρ|), which is below 1/4 for every k ≤ 1/(24u)) gives |ε| ≤ h/(1 + h) with
-    h = |ln ρ|/4, i.e. k ≤ ln(h/((1 + h)D)) / |ln ρ|: cancellation in x(λ₀ − 1) + 1 = λ₀^k sets in
-    once ρ^k ≈ u, so K ≈ log(u)/log ρ minus a few steps. Returns 0 when even k = 1 is unsafe.
+
+def recovery_tolerance(law: Timestamp, lam0: QQi, k: int, unit_roundoff: mpmath.mpf,
+                       c: float = C_HORIZON) -> Any:
+    """Bound on |t̂_k − c_k| for the recovered value t̂_k computed in precision u, assuming the
+    statement ``law`` (c_k its claimed value; O §3.1, eq. 27). +inf where not resolvable.
+
+    |ẑ − z| ≤ c·κ_z(k)·u (:func:`z_error_constant`) and, under the statement, |z| = ρ^{c_k}; with
+    ε = c·κ_z·u/ρ^{c_k} (≤ 1/2 demanded, else +inf: the cancellation in x(λ₀ − 1) + 1 has eaten
+    every bit) the logarithm of ẑ moves by |ln(1 + ε')| ≤ 2ε. Modulus form: ln|ẑ| / ln|λ₀| then
+    errs by ≤ (2ε + c·u·(c_k + 1)(|ln ρ| + 1)) / |ln ρ| (rounding of |·|, of both logarithms and
+    of the division). Principal Log: |δ Log z| ≤ 2ε + c·u·|Log z| with |Log z| ≤ c_k|ln ρ| + π,
+    and the division adds c·u·(c_k + 1). A bound needs few digits: it is evaluated in float64
+    (a float) unless u is below float64's range (then an mpmath number).
     """
-    mp = mpmath.MPContext()
-    mp.prec = 64
-    rho = mp.sqrt(mp.mpf(abs2(lam0).numerator) / abs2(lam0).denominator)
-    if not 0 < rho < 1:
-        raise ValueError(f"the corrected formula needs 0 < |λ₀| < 1, got |λ₀| = {rho}")
-    ln_rho = abs(mp.log(rho))
-    d = c * z_error_constant(lam0) * mp.mpf(unit_roundoff)
-    h = ln_rho / 4
-    k = mp.log(h / ((1 + h) * d)) / ln_rho
-    cap = 1 / (24 * mp.mpf(unit_roundoff))
-    return max(0, math.floor(float(min(k, cap))))
+    claimed = law.claimed(k)
+    if lam0 in (ZERO, ONE) or claimed < 0:
+        return _MP.inf
+    num: Callable[[Any], Any] = float if unit_roundoff >= FLOAT_BOUNDS_DOWN_TO else _MP.mpf
+    rho, ln_rho, log_lam, gap, big_x = map(num, _constants(lam0, law.gap_sign))
+    u = num(unit_roundoff)
+    scale = rho**claimed
+    if scale == 0:
+        return _MP.inf
+    s = k if rho >= 1 else min(k, 1 / (1 - rho))
+    eps = c * _kappa_z(rho, gap, big_x, s) * u / scale
+    if eps > 0.5:
+        return _MP.inf
+    if law.modulus:
+        if ln_rho == 0:
+            return _MP.inf
+        return (2 * eps + c * u * (claimed + 1) * (ln_rho + 1)) / ln_rho
+    return (2 * eps + c * u * (claimed * ln_rho + num(_MP.pi) + 1)) / log_lam \
+        + c * u * (claimed + 1)
+
+
+def horizon_bound(law: Timestamp, lam0: QQi, unit_roundoff: mpmath.mpf,
+                  cap: int = 10**8) -> int:
+    """Largest K ≤ ``cap`` such that every k ≤ K has :func:`recovery_tolerance` < 1/2, i.e. every
+    k ≤ K is recovered by rounding the computed value (predicted; O §3.1).
+
+    The tolerance grows with k (ε like ρ^{−k}, the rounding terms like k), so K is found by
+    bisection: cancellation in x(λ₀ − 1) + 1 = λ₀^k sets in once ρ^k ≈ u, so K ≈ log(u)/log ρ
+    minus a few steps. Returns 0 when even k = 1 is unsafe.
+    """
+    half = _MP.mpf(1) / 2
+
+    def ok(k: int) -> bool:
+        return bool(recovery_tolerance(law, lam0, k, unit_roundoff) < half)
+
+    if cap < 1 or not ok(1):
+        return 0
+    lo, hi = 1, 2
+    while hi <= cap and ok(hi):
+        lo, hi = hi, 2 * hi
+    if hi > cap:
+        if ok(cap):
+            return cap
+        hi = cap
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
 
 
 def horizon_estimate(lam0: QQi, unit_roundoff: mpmath.mpf) -> float:
@@ -322,3 +463,16 @@ def horizon_estimate(lam0: QQi, unit_roundoff: mpmath.mpf) -> float:
     rho2 = abs2(lam0)
     return float(mpmath.log(unit_roundoff) / (mpmath.log(mpmath.mpf(rho2.numerator)
                                                             / rho2.denominator) / 2))
+
+
+def horizon_table(law: Timestamp, lam0: QQi) -> dict[str, Any]:
+    """Predicted horizons at 24, 53 and 256 bits for a λ₀ with 0 < |λ₀| < 1 (for reports)."""
+    out: dict[str, Any] = {}
+    if not 0 < abs2(lam0) < 1:
+        return out
+    for bits in (24, 53, 256):
+        u = mpmath.mpf(2) ** -bits
+        out[f"predicted horizon at {bits} bits"] = horizon_bound(law, lam0, u)
+        out[f"log(u)/log|λ0| at {bits} bits"] = round(horizon_estimate(lam0, u), 1)
+    return out
+

@@ -1,20 +1,29 @@
 """O.timestamp: x_{k,0} = Σ λ₀^i = (λ₀^k − 1)/(λ₀ − 1) and k = log_{λ₀}(x_{k,0}(λ₀ − 1) + 1).
 
 O §3.1 and App. B (eq. 27), for λ₀ ∈ ℂ with |λ₀| ≤ 1; log_{λ₀} z read as Log z / Log λ₀ with the
-principal logarithm. As printed it fails (λ₀ = 0, λ₀ = 1, and whenever k·Arg λ₀ leaves (−π, π]);
-the counterexample search finds and certifies a failure. ``O.timestamp.corrected``
-(0 < |λ₀| < 1, k = ln|x_{k,0}(λ₀ − 1) + 1| / ln|λ₀|) is proved in recmem.theory.timestamp and
-measured per backend: each precision recovers k only up to a horizon, where x(λ₀ − 1) + 1 = λ₀^k
-cancels (|λ₀|^k ≈ u); the check demands exact recovery up to the horizon predicted by a
-rounding-error analysis (theory.timestamp.horizon_bound) and reports the measured one.
+principal logarithm. One statement, ``recmem.theory.timestamp.Timestamp``, read by every side.
+As printed it fails (λ₀ = 0, λ₀ = 1, and whenever k·Arg λ₀ leaves (−π, π]);
+``O.timestamp.corrected`` (0 < |λ₀| < 1, k = ln|x_{k,0}(λ₀ − 1) + 1| / ln|λ₀|) is proved for all
+such λ₀ and k. Negative controls: the power of λ₀ shifted by one, the sign of the inversion's
+(λ₀ − 1) flipped, and for the correction the hypothesis widened back to |λ₀| ≤ 1 and the moduli
+dropped.
 
-In every backend x_{k,0} comes from the recurrence x_k = λ₀ x_{k−1} + 1, x_0 = 0 (the RNN itself).
+Numeric side, per arithmetic: x_{k,0} comes from the backend's recurrence x_k = λ₀ x_{k−1} + 1,
+x_0 = 0 (the RNN itself, the definition), then the statement's inversion is evaluated in the
+backend for k = 1…L at the parameters' λ₀, and for k ≤ 4 at each edge point of |λ₀| ≤ 1 (0, 1,
+−1, i) that the hypothesis admits. Each value is compared with the claimed k within the bound of
+a rounding-error analysis (theory.timestamp.recovery_tolerance); beyond the horizon where
+x(λ₀ − 1) + 1 = λ₀^k cancels (|λ₀|^k ≈ u) the bound exceeds 1/2 and k is not demanded: the check
+reports, per precision, the horizon the analysis certifies and the one it measured. A
+disagreement beyond the bound is certified by a ball that excludes the claimed value (flint) or
+by deciding the instance exactly (theory.timestamp.decide).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -27,9 +36,12 @@ from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.exact import QQi, abs2
 from recmem.theory import timestamp as th
+from recmem.theory.timestamp import Timestamp
 
 # Ball checks may double their precision up to this factor of the requested precision.
 ESCALATION = 4
+# Steps evaluated at the edge points of the hypothesis (every failure there shows by k = 3).
+EDGE_STEPS = 4
 
 # Default λ₀: 0.9·e^{2πi/15} rounded to 24 fractional bits, exactly representable in float32 too,
 # so every backend (float32 included) sees the same λ₀. Arg λ₀ = 24° makes the principal Log wrap
@@ -52,88 +64,71 @@ def lam0_of(ctx: Context) -> QQi:
 
 # ---- counterexample search ---------------------------------------------------------------------
 
-def strategy_printed(ctx: Context) -> Any:
-    """(λ₀, k): exact λ₀ in the closed unit disk and 1 ≤ k ≤ k_search (the printed domain)."""
+def strategy(ctx: Context) -> Any:
+    """(λ₀, k): exact λ₀ of the closed unit disk that the statement's hypothesis admits, its edge
+    points (0, 1, −1, i, where admitted) drawn on their own as often as the interior, and
+    1 ≤ k ≤ k_search."""
     from hypothesis import strategies as st
 
-    return st.tuples(disk(), st.integers(1, int(ctx["k_search"])))
+    law = ctx.law(Timestamp)
+    inside = disk().filter(law.admits)
+    edges = law.edge_points()
+    lam0 = st.one_of(st.sampled_from(edges), inside) if edges else inside
+    return st.tuples(lam0, st.integers(1, int(ctx["k_search"])))
 
 
-def strategy_corrected(ctx: Context) -> Any:
-    """(λ₀, k): exact λ₀ with 0 < |λ₀| < 1 and 1 ≤ k ≤ k_search."""
-    from hypothesis import strategies as st
-
-    return st.tuples(disk().filter(lambda z: 0 < abs2(z) < 1), st.integers(1, int(ctx["k_search"])))
-
-
-def holds_printed(instance: tuple[QQi, int], ctx: Context) -> Instance:
-    """Eq. 27 as printed for one (λ₀, k), decided exactly or by flint (theory.timestamp)."""
-    ok, how, values = th.decide_printed(*instance)
+def holds(instance: tuple[QQi, int], ctx: Context) -> Instance:
+    """The statement at one (λ₀, k), decided exactly or by flint (theory.timestamp.decide)."""
+    ok, how, values = th.decide(ctx.law(Timestamp), *instance)
     return Instance(ok, how, values)
 
 
-def holds_corrected(instance: tuple[QQi, int], ctx: Context) -> Instance:
-    """The corrected formula for one (λ₀, k), decided exactly in ℚ (theory.timestamp)."""
-    ok, how, values = th.decide_corrected(*instance)
-    return Instance(ok, how, values)
+# ---- symbolic side -----------------------------------------------------------------------------
 
-
-# ---- symbolic sides ----------------------------------------------------------------------------
-
-def _horizon_table(lam0: QQi) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for bits in (24, 53, 256):
-        u = mpmath.mpf(2) ** -bits
-        out[f"predicted horizon at {bits} bits"] = th.horizon_bound(lam0, u)
-        out[f"log(u)/log|λ0| at {bits} bits"] = round(th.horizon_estimate(lam0, u), 1)
-    return out
-
-
-def symbolic_printed(ctx: Context) -> list[Evidence]:
-    """SymPy derivation and exact/ball evaluation of the failure classes (theory.timestamp)."""
+def symbolic(ctx: Context) -> list[Evidence]:
+    """SymPy decision of the statement (theory.timestamp.timestamp_proof), with the predicted
+    horizons of three precisions for the parameters' λ₀ where the formula is the modulus one."""
+    law = ctx.law(Timestamp)
     t0 = time.perf_counter()
-    return [from_proof(th.printed_inversion(), time.perf_counter() - t0)]
-
-
-def symbolic_corrected(ctx: Context) -> list[Evidence]:
-    """SymPy proof of the corrected formula, with the predicted horizons of three precisions."""
-    t0 = time.perf_counter()
-    ev = from_proof(th.corrected_inversion(), time.perf_counter() - t0)
+    ev = from_proof(th.timestamp_proof(law), time.perf_counter() - t0)
     lam0 = lam0_of(ctx)
-    if 0 < abs2(lam0) < 1:
-        ev.data.update({k: str(v) for k, v in _horizon_table(lam0).items()})
+    if law.modulus and law.admits(lam0):
+        ev.data.update({k: str(v) for k, v in th.horizon_table(law, lam0).items()})
     return [ev]
 
 
-# ---- numeric sides -----------------------------------------------------------------------------
+# ---- numeric side ------------------------------------------------------------------------------
 
-def evaluate(backend: AbstractBackend, lam0: QQi, steps: int,
-             corrected: bool) -> tuple[list[Any], list[Any]]:
-    """(z_k, the formula's value) for k = 1…steps as native scalars of ``backend`` (O §3.1, eq. 27).
+def evaluate(backend: AbstractBackend, law: Timestamp, lam0: QQi,
+             steps: int) -> Iterator[tuple[Any, Any]]:
+    """(z_k, the statement's recovered value) for k = 1…steps as native scalars of ``backend``,
+    lazily (a scan that stops early computes no more logarithms).
 
-    x_{k,0} from the backend's recurrence; z = x(λ₀ − 1) + 1; printed: Log z / Log λ₀;
-    corrected: ln|z| / ln|λ₀|. Everything runs in the backend's arithmetic (IEEE special values
-    included: log 0 = −∞ and 0/0 = nan in numpy are results here, not errors).
+    x_{k,0} from the backend's recurrence; z and the inversion from the statement. Everything
+    runs in the backend's arithmetic (IEEE special values included: log 0 = −∞ and 0/0 = nan in
+    numpy are results here, not errors; mpmath's ZeroDivisionError gives None).
     """
     import numpy as np
 
-    with backend.activate(), np.errstate(divide="ignore", invalid="ignore"):
+    with backend.activate():
         lam_v = backend.vector([lam0])
-        xs = backend.recurrence(lam_v, backend.matrix([[QQi(Fraction(1))] * steps]))
+        xs = backend.entries(backend.transpose(backend.recurrence(
+            lam_v, backend.matrix([[QQi(Fraction(1))] * steps]))))
         lam = backend.entries(lam_v)[0]
-        m = lam - 1
-        den = backend.log(abs(lam)) if corrected else backend.log(lam)
-        zs, out = [], []
-        for j in range(steps):
-            x = backend.entries(backend.columns(xs, j, j + 1))[0]
-            z = x * m + 1
-            zs.append(z)
-            out.append((backend.log(abs(z)) if corrected else backend.log(z)) / den)
-        return zs, out
+    for x in xs:
+        with backend.activate(), np.errstate(divide="ignore", invalid="ignore"):
+            z = law.argument(lam, x, 1)
+            try:
+                t = law.recover(z, lam, backend.log)
+            except (ZeroDivisionError, ValueError):  # mpmath: log(0), division by 0
+                t = None
+        yield z, t
 
 
 def _mp(backend: AbstractBackend, v: Any, mp: mpmath.ctx_mp.MPContext) -> mpmath.mpc:
-    """A native scalar as an mpmath number; nan for a ball that is not finite."""
+    """A native scalar as an mpmath number; nan for None or a ball that is not finite."""
+    if v is None:
+        return mp.mpc(mp.nan, mp.nan)
     if backend.encloses:
         import flint
 
@@ -142,217 +137,209 @@ def _mp(backend: AbstractBackend, v: Any, mp: mpmath.ctx_mp.MPContext) -> mpmath
     return backend.scalar_to_mp(v, mp)
 
 
-def _recovers(backend: AbstractBackend, v: Any, k: int, mp: mpmath.ctx_mp.MPContext) -> bool:
-    """Whether the value v recovers k: rounds to k (points) or lies within (k − ½, k + ½) (balls)."""
-    t = _mp(backend, v, mp)
-    if not (mpmath.isfinite(t.real) and mpmath.isfinite(t.imag)):
-        return False
-    rad = backend.radius(v) if backend.encloses else 0
-    return bool(abs(t.real - k) + rad < mpmath.mpf(1) / 2 and abs(t.imag) + rad < mpmath.mpf(1) / 2)
+def _finite(t: mpmath.mpc) -> bool:
+    return bool(mpmath.isfinite(t.real) and mpmath.isfinite(t.imag))
 
 
-def _horizon(flags: list[bool]) -> int:
-    """Largest H with flags[k−1] true for every k ≤ H."""
-    for i, ok in enumerate(flags):
-        if not ok:
-            return i
-    return len(flags)
+@dataclass
+class _Scan:
+    """One λ₀ in one arithmetic."""
+
+    outcome: Outcome
+    message: str
+    certified: int = 0  # every k ≤ this is resolved and agrees
+    ratio: mpmath.mpf | None = None  # largest |t̂ − c|/τ over the certified k (points)
+    counterexample: dict[str, Any] | None = None
+    certified_by: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
 
 
-def _check_domain(lam0: QQi, corrected: bool) -> None:
-    if corrected and not 0 < abs2(lam0) < 1:
-        raise ValueError(f"O.timestamp.corrected needs 0 < |λ₀| < 1, got λ₀ = {lam0}")
-    if not corrected and abs2(lam0) > 1:
-        raise ValueError(f"eq. 27 is stated for |λ₀| ≤ 1, got λ₀ = {lam0}")
-
-
-def numeric_corrected(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    """Recovery of k = 1…L by ln|z| / ln|λ₀| in ``backend``; horizon measured and predicted."""
-    t0 = time.perf_counter()
-    lam0, steps = lam0_of(ctx), int(ctx["L"])
-    _check_domain(lam0, corrected=True)
-    predicted = th.horizon_bound(lam0, backend.unit_roundoff)
-    demanded = min(predicted, steps)
-    b, first_measured = backend, None
-    while True:
-        mp = mpmath.MPContext()
-        mp.prec = b.precision_bits + 16
-        _, vals = evaluate(b, lam0, steps, corrected=True)
-        flags = [_recovers(b, v, k, mp) for k, v in enumerate(vals, start=1)]
-        measured = _horizon(flags)
-        first_measured = measured if first_measured is None else first_measured
-        # Rectangular balls inflate by about (|Re λ₀| + |Im λ₀|)/|λ₀| per step of the recurrence
-        # (the wrapping effect), so a ball needs more bits than a point to certify the same k:
-        # double the precision, as flint's own good() does, up to ESCALATION×.
-        if (not b.encloses or all(flags[:demanded])
-                or 2 * b.precision_bits > ESCALATION * backend.precision_bits):
-            break
-        b = make_backend(BackendSpec("flint", bits=2 * b.precision_bits))
-    est = th.horizon_estimate(lam0, backend.unit_roundoff)
-    data = {"L": steps, "measured horizon": measured if measured < steps else f"≥ {steps}",
-            "predicted horizon (conservative)": predicted, "log(u)/log|λ0|": round(est, 1),
-            "κ_z": mpmath.nstr(th.z_error_constant(lam0), 4), "c": th.C_HORIZON}
-    if b is not backend:
-        data |= {"escalated to bits": b.precision_bits,
-                 f"certified horizon at {backend.precision_bits} bits": first_measured}
-    if measured < steps:
-        data["first failure"] = {"k": measured + 1,
-                                 "value": mpmath.nstr(_mp(b, vals[measured], mp), 6)}
-    if demanded < 1:
-        outcome, msg = Outcome.INCONCLUSIVE, "this precision cannot guarantee even k = 1"
-    elif all(flags[:demanded]):
-        outcome = Outcome.PASS
-        msg = (f"recovers every k ≤ {demanded} as predicted (c·κ_z·u analysis); measured horizon "
-               f"{data['measured horizon']} (ρ^k ≈ u near k ≈ {est:.0f})"
-               + (f"; balls certified at {b.precision_bits} bits (at {backend.precision_bits} "
-                  f"bits only k ≤ {first_measured}: wrapping effect)" if b is not backend else ""))
-    elif backend.encloses:
-        outcome = Outcome.INCONCLUSIVE
-        msg = (f"balls too wide to certify k ≤ {demanded} at {b.precision_bits} bits (first at "
-               f"k = {measured + 1}); raise the precision")
+def _failure(backend: AbstractBackend, law: Timestamp, lam0: QQi, k: int, t: mpmath.mpc,
+             excluded: bool, measured: int, tau: mpmath.mpf | None) -> _Scan:
+    """The first disagreement at step k, certified by the ball or by deciding it exactly."""
+    value = mpmath.nstr(t, 8) if _finite(t) else "not finite (undefined)"
+    cx = {"lambda0": str(lam0), "k": k, "claimed": law.claimed(k), "value": value,
+          "measured horizon": measured}
+    if tau is not None:
+        cx["bound on |t̂ − claimed|"] = mpmath.nstr(tau, 3)
+    if excluded:
+        how: str | None = (f"ball arithmetic at {backend.precision_bits} bits: the enclosure of "
+                           f"the recovered value excludes {law.claimed(k)}")
+        ok = False
     else:
-        outcome = Outcome.FAIL
-        msg = (f"fails at k = {measured + 1} ≤ predicted horizon {demanded}: error beyond the "
-               "rounding-error bound")
-    return [Evidence(check=f"k = ln|x_k0(λ0−1)+1| / ln|λ0| recovers k = 1…{steps}, λ0 = {lam0}",
-                     kind="numeric", backend=backend.name, outcome=outcome,
-                     precision_bits=b.precision_bits, instances=steps,
-                     residual=str(measured), tolerance=f"horizon ≥ {demanded}",
-                     tolerance_source=f"predicted horizon: |ẑ − z| ≤ c·κ_z·u, c = {th.C_HORIZON}, "
-                                      f"κ_z = {data['κ_z']}, u = 2^-{backend.precision_bits} "
-                                      "(theory.timestamp.horizon_bound)",
-                     condition_number=data["κ_z"], message=msg, data=data,
-                     seconds=time.perf_counter() - t0)]
+        ok, exact_how, vals = th.decide(law, lam0, k)
+        how = f"exact: {exact_how}" if ok is False else None
+        cx |= {"exact": vals}
+    return _Scan(Outcome.REFUTE if how else Outcome.FAIL,
+                 f"λ₀ = {lam0}: value {value} ≠ {law.claimed(k)} at k = {k}"
+                 + ("" if how else " beyond the rounding-error bound, not certified (the exact "
+                                   f"instance: holds = {ok})"),
+                 counterexample=cx, certified_by=how)
 
 
-def printed_tolerance(lam0: QQi, k: int, unit_roundoff: mpmath.mpf) -> mpmath.mpf:
-    """Bound on |t̂_k − t_k| for t = Log z / Log λ₀ evaluated as in :func:`evaluate` (eq. 27).
+def _scan(backend: AbstractBackend, law: Timestamp, lam0: QQi, steps: int,
+          demanded: int) -> _Scan:
+    """The statement at λ₀ for k = 1…steps in ``backend``.
 
-    |ẑ − z| ≤ c·κ_z(k)·u (theory.timestamp.z_error_constant) and |z| = ρ^k, so with ε = that over
-    ρ^k (≤ 1/2 demanded), |δ Log z| ≤ 2ε + c·u·|Log z| (rounding of the log) and
-    |Log z| ≤ k|ln ρ| + π; the division by Log λ₀ and its own rounding add c·u·(k + 1). Returns
-    +inf when ε > 1/2 (the cancellation in x(λ₀ − 1) + 1 has eaten every bit).
+    Points: τ_k = recovery_tolerance (+inf beyond the horizon, and for the principal Log where
+    ẑ lies within its error bound of the branch cut); |t̂ − c| > τ_k is a disagreement, and k is
+    resolved when τ_k < 1/2. Balls: a ball excluding c is a disagreement, one of radius < 1/2
+    containing c resolves k. PASS when the first ``demanded`` steps are resolved and agree.
     """
-    mp = mpmath.MPContext()
-    mp.prec = 64
-    c, u = th.C_HORIZON, mp.mpf(unit_roundoff)
-    lam = mp.mpc(mp.mpf(lam0.re.numerator) / lam0.re.denominator,
-                 mp.mpf(lam0.im.numerator) / lam0.im.denominator)
-    rho = abs(lam)
-    eps = c * th.z_error_constant(lam0, k) * u / rho**k
-    if eps > mp.mpf(1) / 2:
-        return mp.inf
-    log_lam = abs(mp.log(lam))
-    return (2 * eps + c * u * (k * abs(mp.log(rho)) + mp.pi + 1)) / log_lam + c * u * (k + 1)
-
-
-def numeric_printed(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    """Eq. 27 as printed (principal Log) in ``backend`` for k = 1…L.
-
-    The first k at which the value differs from k beyond its error bound is a resolved failure:
-    certified by a ball excluding k (flint) or by a residual that stays put at doubled precision
-    (mpmath); uncertified in floats (FAIL).
-    """
-    t0 = time.perf_counter()
-    lam0, steps = lam0_of(ctx), int(ctx["L"])
-    _check_domain(lam0, corrected=False)
     mp = mpmath.MPContext()
     mp.prec = backend.precision_bits + 16
-    check = f"Log(x_k0(λ0−1)+1) / Log λ0 = k for k = 1…{steps}, λ0 = {lam0}"
-    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.PASS,
-                    precision_bits=backend.precision_bits, instances=steps)
-    if lam0 in (th.ZERO, th.ONE):
-        _, how, vals = th.decide_printed(lam0, 1)
-        try:
-            got = mpmath.nstr(_mp(backend, evaluate(backend, lam0, 1, corrected=False)[1][0], mp),
-                              6)
-        except ZeroDivisionError:
-            got = "ZeroDivisionError (raised)"
-        return [replace(base, outcome=Outcome.REFUTE,
-                        counterexample={**vals, "backend value": got}, certified_by=how,
-                        message=f"undefined at λ₀ = {lam0}: the backend returns {got} at k = 1",
-                        seconds=time.perf_counter() - t0)]
-    zs, with_values = evaluate(backend, lam0, steps, corrected=False)
-    horizon = _horizon([_recovers(backend, v, k, mp) for k, v in enumerate(with_values, 1)])
-    unresolved = 0
-    for k, v in enumerate(with_values, start=1):
+    half = mpmath.mpf(1) / 2
+    ratio = mpmath.mpf(0)
+    certified = measured = None  # first k not resolved / not rounding to k, minus one
+    unresolved = scanned = 0
+
+    def undefined_at(k: int) -> bool:
+        """Whether a non-finite value at a small step sits where the exact statement fails
+        (log 0, 0/0, division by ln|λ₀| = 0 show by k = EDGE_STEPS; beyond, a non-finite value
+        is the cancellation past the horizon, and deciding exactly there would be costly)."""
+        return k <= EDGE_STEPS and th.decide(law, lam0, k)[0] is False
+
+    def fail(k: int, t: mpmath.mpc, ball: bool, tau: mpmath.mpf | None) -> _Scan:
+        return _failure(backend, law, lam0, k, t, ball, k - 1 if measured is None else measured,
+                        tau)
+
+    for k, (z, v) in enumerate(evaluate(backend, law, lam0, steps), start=1):
+        scanned = k
+        c = law.claimed(k)
         t = _mp(backend, v, mp)
-        tol = printed_tolerance(lam0, k, backend.unit_roundoff)
+        if measured is None and not (_finite(t) and abs(t.real - k) < half
+                                     and abs(t.imag) < half):
+            measured = k - 1
         if backend.encloses:
             import flint
 
-            if not flint.acb(v).contains(k):
-                return [_printed_failure(backend, base, lam0, k, t, None, True, horizon, t0)]
-            if backend.radius(v) >= mpmath.mpf(1) / 2:
+            ball = flint.acb(v) if v is not None else None
+            if ball is None or not ball.is_finite():
+                if undefined_at(k):
+                    return fail(k, t, False, None)
+                ok = False
+            elif not ball.contains(c):
+                return fail(k, t, True, None)
+            else:
+                ok = bool(backend.radius(v) < half)
+            if not ok:
                 unresolved += 1
+                certified = k - 1 if certified is None else certified
+                if measured is not None and (ball is None or not ball.is_finite()
+                                             or backend.radius(v) > steps):
+                    break  # the balls have blown up: nothing further can be resolved
             continue
-        z = _mp(backend, zs[k - 1], mp)
-        d = th.C_HORIZON * th.z_error_constant(lam0, k) * backend.unit_roundoff
-        # Log is discontinuous across (−∞, 0]: a ẑ within its error bound of the cut does not
-        # resolve the branch, whatever the size of the bound elsewhere.
-        near_cut = z.real < 0 and abs(z.imag) <= d
-        if near_cut or not tol < mpmath.mpf(1) / 2:
+        tau = th.recovery_tolerance(law, lam0, k, backend.unit_roundoff)
+        if (not mpmath.isfinite(tau) and law.modulus and measured is not None
+                and k > EDGE_STEPS):
             unresolved += 1
-            continue
-        res = abs(t - k) if mpmath.isfinite(abs(t)) else mpmath.inf
-        if res > tol:
-            return [_printed_failure(backend, base, lam0, k, t, tol, False, horizon, t0)]
-    data = {"L": steps, "horizon": horizon, "unresolved k": unresolved}
-    if unresolved:
-        return [replace(base, outcome=Outcome.INCONCLUSIVE, data=data,
-                        message=f"{unresolved} of {steps} steps beyond this precision (ρ^k near "
-                                "u, or ẑ within its error bound of the branch cut); no resolved "
-                                "disagreement",
-                        seconds=time.perf_counter() - t0)]
-    return [replace(base, data=data, message=f"returns k for every k ≤ {steps}",
-                    seconds=time.perf_counter() - t0)]
+            certified = k - 1 if certified is None else certified
+            break  # past the horizon for good (τ_k grows with k) and the measured one is found
+        if not law.modulus and mpmath.isfinite(tau):
+            zz = _mp(backend, z, mp)
+            d = th.C_HORIZON * th.z_error_constant(lam0, k, law.gap_sign) * backend.unit_roundoff
+            if not _finite(zz) or (zz.real < 0 and abs(zz.imag) <= d):
+                tau = mpmath.inf  # Log is discontinuous across (−∞, 0]: the branch is unresolved
+        if not _finite(t):
+            if mpmath.isfinite(tau) or undefined_at(k):
+                return fail(k, t, False, None)
+        elif mpmath.isfinite(tau) and abs(t - c) > tau:
+            return fail(k, t, False, tau)
+        if _finite(t) and tau < half:
+            if certified is None:
+                ratio = max(ratio, abs(t - c) / tau)
+        else:
+            unresolved += 1
+            certified = k - 1 if certified is None else certified
+    certified = scanned if certified is None else certified
+    shown = f"≥ {steps}" if measured is None and scanned == steps else measured
+    data = {"L": steps, "certified horizon": certified, "measured horizon": shown,
+            "steps scanned": scanned, "unresolved k": unresolved + steps - scanned}
+    if demanded < 1 or certified < min(demanded, steps):
+        return _Scan(Outcome.INCONCLUSIVE, f"λ₀ = {lam0}: this precision resolves k only up "
+                     f"to {certified} (needed {min(demanded, steps)}); no disagreement",
+                     certified, data=data)
+    return _Scan(Outcome.PASS, f"λ₀ = {lam0}: recovers every k ≤ {certified} within the "
+                 f"rounding-error bound (measured horizon {shown})"
+                 + (f"; k in ({certified}, {steps}] beyond this precision"
+                    if certified < steps else ""),
+                 certified, None if backend.encloses else ratio, data=data)
 
 
-def _printed_failure(backend: AbstractBackend, base: Evidence, lam0: QQi, k: int,
-                     t: mpmath.mpc, tol: mpmath.mpf | None, ball: bool, horizon: int,
-                     t0: float) -> Evidence:
-    """Evidence for the first resolved failure of eq. 27 at step k."""
-    res = abs(t - k)
-    ce = {"lambda0": str(lam0), "k": k, "value": mpmath.nstr(t, 8), "horizon": horizon}
-    certified = None
-    outcome = Outcome.FAIL
-    if ball:
-        outcome = Outcome.REFUTE
-        certified = (f"ball arithmetic at {backend.precision_bits} bits: the enclosure of "
-                     f"Log z / Log λ₀ excludes k = {k}")
-    elif backend.spec.kind == "mpmath":
-        hi = make_backend(BackendSpec("mpmath", bits=2 * backend.precision_bits))
-        mp2 = mpmath.MPContext()
-        mp2.prec = hi.precision_bits + 16
-        t2 = hi.scalar_to_mp(evaluate(hi, lam0, k, corrected=False)[1][-1], mp2)
-        res2 = abs(t2 - k)
-        assert tol is not None
-        # An exact identity's residual would fall like 2^-p; this one stays put.
-        if abs(res2 - res) <= tol and res2 > tol:
-            outcome = Outcome.REFUTE
-            certified = (f"residual stays put as precision rises: {mpmath.nstr(res, 6)} at "
-                         f"{backend.precision_bits} bits, {mpmath.nstr(res2, 6)} at "
-                         f"{hi.precision_bits} bits")
-    return replace(base, outcome=outcome, residual=mpmath.nstr(res, 6),
-                   tolerance=None if tol is None else mpmath.nstr(tol, 3),
-                   tolerance_source="enclosure" if ball else
-                   "|t̂ − t| bound from c·κ_z(k)·u (printed_tolerance)",
-                   counterexample=ce, certified_by=certified,
-                   message=f"value {mpmath.nstr(t, 8)} ≠ k = {k} (recovers k up to k = {horizon});"
-                           " the principal Log wraps once k·Arg λ₀ leaves (−π, π]",
-                   data={"horizon": horizon}, seconds=time.perf_counter() - t0)
+def _case(backend: AbstractBackend, law: Timestamp, lam0: QQi, steps: int) -> _Scan:
+    """One λ₀: the analysis' horizon is demanded (escalating ball precision, whose wrapping
+    effect needs more bits than a point to certify the same k)."""
+    predicted = (th.horizon_bound(law, lam0, backend.unit_roundoff, cap=steps)
+                 if lam0 != th.ONE and abs2(lam0) > 0 else 0)
+    b = backend
+    scan = _scan(b, law, lam0, steps, predicted)
+    first = scan.certified
+    # Rectangular balls inflate by about (|Re λ₀| + |Im λ₀|)/|λ₀| per step of the recurrence (the
+    # wrapping effect): double the precision, as flint's own good() does, up to ESCALATION×.
+    while (backend.encloses and scan.outcome is Outcome.INCONCLUSIVE
+           and 2 * b.precision_bits <= ESCALATION * backend.precision_bits):
+        b = make_backend(BackendSpec("flint", bits=2 * b.precision_bits))
+        scan = _scan(b, law, lam0, steps, predicted)
+    scan.data |= {"predicted horizon": predicted,
+                  "log(u)/log|λ0|": (round(th.horizon_estimate(lam0, backend.unit_roundoff), 1)
+                                     if 0 < abs2(lam0) < 1 else None)}
+    if b is not backend:
+        scan.data |= {"escalated to bits": b.precision_bits,
+                      f"certified at {backend.precision_bits} bits": first}
+    return scan
 
 
-def validate_printed(values: Any) -> str | None:
-    """Joint parameter check: eq. 27 is stated for |λ₀| ≤ 1."""
-    lam0 = QQi(values["lambda0_re"], values["lambda0_im"])
-    return None if abs2(lam0) <= 1 else f"eq. 27 is stated for |λ₀| ≤ 1, got λ₀ = {lam0}"
+ORDER = (Outcome.REFUTE, Outcome.FAIL, Outcome.INCONCLUSIVE, Outcome.PASS)
 
 
-def validate_corrected(values: Any) -> str | None:
-    """Joint parameter check: the corrected formula needs 0 < |λ₀| < 1."""
-    lam0 = QQi(values["lambda0_re"], values["lambda0_im"])
-    return None if 0 < abs2(lam0) < 1 else f"the corrected formula needs 0 < |λ₀| < 1, got {lam0}"
+def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
+    """The statement in ``backend`` at the parameters' λ₀ (k = 1…L) and at the hypothesis' edge
+    points (k ≤ EDGE_STEPS); one check, residual = the largest |t̂ − k|/τ_k over the certified
+    steps (points), tolerance 1."""
+    t0 = time.perf_counter()
+    law = ctx.law(Timestamp)
+    lam0, steps = lam0_of(ctx), int(ctx["L"])
+    if not law.admits(lam0):
+        raise ValueError(f"the statement's hypothesis does not admit λ₀ = {lam0}")
+    cases = [(lam0, _case(backend, law, lam0, steps))]
+    for p in law.edge_points():
+        if p != lam0:
+            cases.append((p, _case(backend, law, p, min(EDGE_STEPS, steps))))
+    outcome = next(o for o in ORDER if any(s.outcome is o for _, s in cases))
+    decisive = next(s for _, s in cases if s.outcome is outcome)
+    ratios = [s.ratio for _, s in cases if s.ratio is not None]
+    residual = (mpmath.nstr(max(ratios), 3) if outcome is Outcome.PASS
+                and len(ratios) == len(cases) else None)
+    main = cases[0][1]
+    return [Evidence(
+        check=f"the inversion recovers k = 1…{steps} at λ₀ = {lam0} and k ≤ {EDGE_STEPS} at the "
+              "edge points of |λ₀| ≤ 1 the hypothesis admits",
+        kind="numeric", backend=backend.name, outcome=outcome,
+        precision_bits=backend.precision_bits, instances=sum(s.data.get("L", 0) for _, s in cases),
+        residual=residual, tolerance="1" if residual is not None else None,
+        tolerance_source=("enclosure of the recovered value (ball arithmetic)" if backend.encloses
+                          else f"|t̂_k − k| ≤ τ_k from |ẑ − z| ≤ c·κ_z·u, c = {th.C_HORIZON}, "
+                               f"u = 2^-{backend.precision_bits} (theory.timestamp."
+                               "recovery_tolerance); residual = the largest |t̂_k − k|/τ_k"),
+        condition_number=mpmath.nstr(th.z_error_constant(lam0, None, law.gap_sign), 4)
+        if 0 < abs2(lam0) < 1 else None,
+        counterexample=decisive.counterexample, certified_by=decisive.certified_by,
+        message=decisive.message if outcome is not Outcome.PASS else
+        "; ".join(s.message for _, s in cases),
+        data={"λ₀ = " + str(p): s.data for p, s in cases} | {
+            "certified horizon": main.certified,
+            "measured horizon": main.data.get("measured horizon")},
+        seconds=time.perf_counter() - t0)]
+
+
+def _validate(law: Timestamp) -> Any:
+    def validate(values: Any) -> str | None:
+        """Joint parameter check: the statement's hypothesis on λ₀."""
+        lam0 = QQi(values["lambda0_re"], values["lambda0_im"])
+        if law.admits(lam0):
+            return None
+        return f"the statement's hypothesis does not admit λ₀ = {lam0} (statement: {law.text})"
+    return validate
 
 
 def _params(steps: int) -> tuple[Param, ...]:
@@ -368,39 +355,37 @@ CLAIMS = [
     Claim(
         id="O.timestamp",
         title="Timestamp recovery from the constant feature",
-        statement="x_{k,0} = Σ_{i=0}^{k-1} λ₀^i = (λ₀^k − 1)/(λ₀ − 1) and "
-                  "k = log_{λ₀}(x_{k,0}(λ₀ − 1) + 1), for λ₀ ∈ ℂ, |λ₀| ≤ 1",
+        statement=th.PRINTED,
         provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp) and App. B, eq. (27)",
                               QUOTE_31 + " … " + QUOTE_B),
-        tolerance="exact (ℚ(i)) or enclosure (flint ball of Log z / Log λ₀); points: "
-                  "|t̂ − t| ≤ bound from c·κ_z(k)·u",
+        tolerance="exact (ℚ(i)) or enclosure (flint ball of the recovered value); points: "
+                  "|t̂ − k| ≤ τ_k from c·κ_z(k)·u",
         params=_params(64),
-        symbolic=symbolic_printed,
-        numeric=numeric_printed,
-        strategy=strategy_printed,
-        holds=holds_printed,
-        validate=validate_printed,
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
+        validate=_validate(th.PRINTED),
         reading="log_{λ₀} z = Log z / Log λ₀ with the principal logarithm (Arg ∈ (−π, π])",
         notes="Holds iff λ₀ ∉ {0, 1} and k·Arg λ₀ ∈ (−π, π]. λ₀ = 0 and λ₀ = 1 fail under every "
               "reading of the logarithm; with the default λ₀ ≈ 0.9e^{iπ/7} the principal branch "
-              "wraps at k = 7 in every precision.",
+              "wraps at k = 8 in every precision.",
     ),
     Claim(
         id="O.timestamp.corrected",
         title="Timestamp recovery by moduli",
-        statement="For 0 < |λ₀| < 1: x_{k,0} = (λ₀^k − 1)/(λ₀ − 1) and "
-                  "k = ln|x_{k,0}(λ₀ − 1) + 1| / ln|λ₀| for every integer k ≥ 0",
+        statement=th.CORRECTED,
         provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp) and App. B, eq. (27)",
                               QUOTE_31 + " … " + QUOTE_B),
-        tolerance="exact (SymPy, ℚ); numerics: exact recovery of k up to the horizon predicted "
-                  "by |ẑ − z| ≤ c·κ_z·u (theory.timestamp.horizon_bound); measured horizon "
-                  "reported",
+        tolerance="exact (SymPy, ℚ); numerics: |t̂ − k| ≤ τ_k from |ẑ − z| ≤ c·κ_z·u up to the "
+                  "horizon the analysis certifies (theory.timestamp.horizon_bound); measured "
+                  "horizon reported",
         params=_params(2000),
-        symbolic=symbolic_corrected,
-        numeric=numeric_corrected,
-        strategy=strategy_corrected,
-        holds=holds_corrected,
-        validate=validate_corrected,
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
+        validate=_validate(th.CORRECTED),
         corrects="O.timestamp",
         notes="|λ₀^k| = |λ₀|^k is strictly decreasing in k, so moduli need no branch of the "
               "logarithm. In precision u, x(λ₀ − 1) + 1 = λ₀^k cancels once |λ₀|^k ≲ u: k is "
