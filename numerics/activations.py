@@ -1,8 +1,11 @@
 """Recurrent activations σ of paper W's RNN dh/dt = σ(Wh + Ux + b) in every arithmetic.
 
-W §2 and Def. 3.8 name tanh and hardtanh; identity gives the linear RNN of §2 / App. A, and relu and
-softplus are the activations of W App. E (Fig. 7). Each is given for numpy, torch and mpmath so that
-the same model can be integrated in float64, batched on a GPU, or at high precision.
+W §2.2 names "tanh, hardtanh, sigmoid or ReLU" and Def. 3.8 (eqs. (12)–(13) of the ICLR
+camera-ready) the classes that contain tanh and hardtanh; identity gives the linear RNN of §2.2 /
+App. A, relu is the activation of W App. E (Fig. 7; its "softplus" is the reparameterisation of W
+of §3.4, not an activation), and softplus is an extra smooth activation. Each is given for numpy,
+torch and mpmath so that the same model can be integrated in float64, batched on a GPU, or at high
+precision; W.activations checks tanh and hardtanh against Def. 3.8 through these forms.
 """
 
 from __future__ import annotations

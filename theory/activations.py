@@ -1,52 +1,89 @@
-"""The activation classes of paper W, Def. 3.8 (eq. 14–15 of the arXiv text), and their members.
+"""The activation classes of paper W, Def. 3.8 (eqs. (12)–(13) of the ICLR camera-ready).
 
-Def. 3.8 considers bounded, monotone, Lipschitz activations σ that are, for some Z₀ > 0,
-  𝒜₀ (locally linear):  σ(z) = c_σ z with c_σ > 0 for |z| < Z₀,
-  𝒜₁ (locally tanh):    σ(0) = 0 and σ′(z) = a − b σ(z)² with a, b ≥ 0 for |z| < Z₀.
-The claim: tanh ∈ 𝒜₁ with a = b = 1, Z₀ = ∞, and hardtanh ∈ 𝒜₀ with c_σ = 1, Z₀ = 1.
+Printed: "We consider the following family of bounded monotone Lipschitz continuous activations
+which are locally-linear/locally-tanh around 0: For some Z₀ > 0,
+  𝒜₀ := {σ(·) | σ(z) = c_σ z, c_σ > 0, |z| < Z₀},                                   (12)
+  𝒜₁ := {σ(·) | σ(0) = 0; σ differentiable, σ′(z) = a − bσ(z)², a, b ≥ 0, |z| < Z₀}. (13)
+Notice A₀ ∪ A₁ includes the commonly used activations such as hardtanh and tanh. In particular,
+tanh corresponds to the case a = b = 1 for A₁ with Z₀ = ∞."
 
-Proof of the tanh part: with E = e^{2z} > 0, tanh z = (E − 1)/(E + 1) and the identity
-σ′ = 1 − σ² is a rational-function identity in E (dE/dz = 2E), so it holds for every real z;
-1 − σ² = 4E/(E + 1)² ∈ (0, 1] gives boundedness (|σ| < 1), strict monotonicity and the Lipschitz
-constant 1. hardtanh is the piecewise function −1, z, 1: equal to z exactly on [−1, 1], so c_σ = 1
-and Z₀ = 1, and no larger Z₀ works (σ(z) = 1 ≠ z for z > 1).
+:class:`ActivationClasses` is the claim: tanh ∈ 𝒜₁ with a = b = 1 and Z₀ = ∞ (printed), and
+hardtanh ∈ 𝒜₀ with c_σ = 1, Z₀ = 1 — the paper prints no constants for hardtanh ("A₀ ∪ A₁
+includes … hardtanh"); c_σ = 1 and the largest Z₀ = 1 are our reading.
+
+Proof of the tanh part: with E = e^{2z} > 0, tanh z = (E − 1)/(E + 1) is differentiable and
+σ′ − (a − bσ²) is a rational function of E (dE/dz = 2E), identically 0 exactly when a = b = 1;
+1 − σ² = 4E/(E + 1)² ∈ (0, 1] gives boundedness, strict monotonicity and the Lipschitz constant 1.
+hardtanh is the piecewise function −1, z, 1: σ(z) − c z vanishes on (−Z₀, Z₀) iff c = 1 and
+Z₀ ≤ 1 (σ(z) = 1 ≠ z for z > 1).
 """
 
 from __future__ import annotations
 
 import functools
+import time
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.statement import Control, Statement
 
 # Activations recmem supports (numerics/activations.py) besides the two of the claim, and sigmoid,
 # which W §2 names among "commonly used" activations.
 OTHERS = ("identity", "relu", "softplus", "sigmoid")
 
 
-def _tanh_part(sp: Any) -> tuple[bool, dict[str, Any]]:
-    """tanh ∈ 𝒜₁ with a = b = 1 and Z₀ = ∞, plus boundedness, monotonicity, Lipschitz 1."""
-    z = sp.Symbol("z", real=True)
-    big_e = sp.Symbol("E", positive=True)  # E = e^{2z}
-    th_e = (big_e - 1) / (big_e + 1)
-    # tanh z equals its exp form for every real z
-    same = sp.simplify(sp.tanh(z).rewrite(sp.exp) - th_e.subs(big_e, sp.exp(2 * z))) == 0
-    # σ′(z) = dσ/dE · dE/dz = dσ/dE · 2E
-    residual = sp.factor(sp.diff(th_e, big_e) * 2 * big_e - (1 - th_e**2))
-    one_minus = sp.factor(1 - th_e**2)
-    checks = {
-        "tanh(z) = (e^{2z} − 1)/(e^{2z} + 1)": same,
-        "σ(0) = 0": sp.tanh(0) == 0,
-        "σ′ − (1 − σ²) = 0 in ℚ(E), E = e^{2z}": residual == 0,
-        "1 − σ² = 4E/(E + 1)² (> 0: |σ| < 1, σ′ > 0)":
-            sp.simplify(one_minus - 4 * big_e / (big_e + 1)**2) == 0,
-        "1 − σ′ = ((E − 1)/(E + 1))² ≥ 0 (Lipschitz 1)": sp.simplify(1 - (1 - th_e**2) - th_e**2) == 0,
-        # not locally linear: the cubic Taylor coefficient is −1/3 ≠ 0, so tanh ∉ 𝒜₀
-        "tanh ∉ 𝒜₀ (z³ coefficient −1/3)": sp.series(sp.tanh(z), z, 0, 4).removeO().coeff(z, 3)
-        == sp.Rational(-1, 3),
-    }
-    return all(bool(v) for v in checks.values()), {k: bool(v) for k, v in checks.items()}
+@dataclass(frozen=True)
+class ActivationClasses(Statement):
+    """W Def. 3.8: tanh ∈ 𝒜₁(a, b, Z₀ = ∞) and hardtanh ∈ 𝒜₀(c_σ, Z₀).
+
+    Fields: the 𝒜₁ constants of tanh (``a``, ``b``; printed a = b = 1) and the 𝒜₀ constants of
+    hardtanh (``c``, ``z0``; our reading c_σ = 1, Z₀ = 1).
+    """
+
+    a: Fraction = Fraction(1)
+    b: Fraction = Fraction(1)
+    c: Fraction = Fraction(1)
+    z0: Fraction = Fraction(1)
+
+    @property
+    def text(self) -> str:
+        return (f"tanh ∈ 𝒜₁ with a = {self.a}, b = {self.b}, Z₀ = ∞, and hardtanh ∈ 𝒜₀ with "
+                f"c_σ = {self.c}, Z₀ = {self.z0}, where for some Z₀ > 0 "
+                "𝒜₀ := {σ | σ(z) = c_σ z, c_σ > 0, |z| < Z₀} (12) and 𝒜₁ := {σ | σ(0) = 0; σ "
+                "differentiable, σ′(z) = a − bσ(z)², a, b ≥ 0, |z| < Z₀} (13), within the bounded "
+                "monotone Lipschitz continuous activations")
+
+    def controls(self) -> tuple[Control, ...]:
+        return (Control("𝒜₁ constant a changed from 1 to 9/8", replace(self, a=self.a * Fraction(9, 8))),
+                Control("𝒜₁ constant b halved", replace(self, b=self.b / 2)),
+                Control("𝒜₀ slope c_σ halved", replace(self, c=self.c / 2)),
+                Control("𝒜₀ linear-region bound Z₀ doubled", replace(self, z0=2 * self.z0)))
+
+    # -- the defining identities, in any arithmetic --
+
+    def a1_residual(self, sigma: Any, dsigma: Any) -> Any:
+        """σ′ − (a − bσ²): zero on |z| < Z₀ for a member of 𝒜₁ (13)."""
+        a, b = self.a, self.b
+        # integer operations and one division: exact over ℚ(E), balls, floats alike
+        return dsigma - (a.numerator * b.denominator - b.numerator * a.denominator * sigma * sigma
+                         ) / (a.denominator * b.denominator)
+
+    def a0_residual(self, z: Any, sigma: Any) -> Any:
+        """σ(z) − c_σ z: zero on |z| < Z₀ for a member of 𝒜₀ (12)."""
+        return sigma - self.c.numerator * z / self.c.denominator
+
+    def a0_region(self, sp: Any) -> Any:
+        """The open interval |z| < Z₀ of 𝒜₀'s definition (12), as a SymPy set."""
+        return sp.Interval.open(-self.z0.numerator / sp.Integer(self.z0.denominator),
+                                self.z0.numerator / sp.Integer(self.z0.denominator))
+
+    def in_a0_region(self, z: Fraction) -> bool:
+        """Whether z lies in :meth:`a0_region`."""
+        import sympy as sp
+
+        return bool(self.a0_region(sp).contains(sp.Rational(z.numerator, z.denominator)))
 
 
 def hardtanh_expr(sp: Any, z: Any) -> Any:
@@ -54,32 +91,106 @@ def hardtanh_expr(sp: Any, z: Any) -> Any:
     return sp.Piecewise((-1, z < -1), (1, z > 1), (z, True))
 
 
-def _hardtanh_part(sp: Any) -> tuple[bool, dict[str, Any]]:
-    """hardtanh ∈ 𝒜₀ with c_σ = 1 and Z₀ = 1 (and no larger Z₀), bounded, monotone, 1-Lipschitz."""
+@functools.cache
+def _tanh_facts() -> tuple[tuple[str, bool], ...]:
+    """Facts about tanh that no statement field changes (cached): its exp form, σ(0) = 0,
+    1 − σ² in ℚ(E) (bounded, increasing, 1-Lipschitz) and tanh ∉ 𝒜₀."""
+    import sympy as sp
+
+    z = sp.Symbol("z", real=True)
+    big_e = sp.Symbol("E", positive=True)  # E = e^{2z}
+    th_e = (big_e - 1) / (big_e + 1)
+    return (
+        ("tanh(z) = (e^{2z} − 1)/(e^{2z} + 1)",
+         sp.simplify(sp.tanh(z).rewrite(sp.exp) - th_e.subs(big_e, sp.exp(2 * z))) == 0),
+        ("σ(0) = 0", sp.tanh(0) == 0),
+        ("1 − σ² = 4E/(E + 1)² (> 0: |σ| < 1, σ′ > 0; Lipschitz 1)",
+         sp.simplify(1 - th_e**2 - 4 * big_e / (big_e + 1)**2) == 0),
+        ("tanh ∉ 𝒜₀ (z³ coefficient −1/3)",
+         sp.series(sp.tanh(z), z, 0, 4).removeO().coeff(z, 3) == sp.Rational(-1, 3)),
+    )
+
+
+def _tanh_part(sp: Any, st: ActivationClasses) -> tuple[bool | None, dict[str, Any], dict[str, Any]]:
+    """tanh ∈ 𝒜₁ with the statement's a, b and Z₀ = ∞, decided in ℚ(E), E = e^{2z}."""
+    big_e, residual = tanh_residual_in_e(st)
+    # σ′(z) = dσ/dE · dE/dz = dσ/dE · 2E, a rational function of E: differentiable for all z
+    ok, witness = decide_zero(residual, [{big_e: 1}, {big_e: 2}, {big_e: 3}], simplify=sp.cancel)
+    details: dict[str, Any] = dict(_tanh_facts())
+    details["σ′ − (a − bσ²) in ℚ(E), E = e^{2z}"] = str(residual)
+    if ok is False:  # a constant nonzero residual is shown at z = 0 (E = 1)
+        e_val = sp.sympify(witness["point"]["E"]) if "point" in witness else sp.Integer(1)
+        witness = {"activation": "tanh", "z": str(sp.log(e_val) / 2),
+                   "σ′ − (a − bσ²)": str(residual.subs(big_e, e_val))}
+    if not all(v for _, v in _tanh_facts()[:2]):
+        ok = None
+    return ok, witness, details
+
+
+def _hardtanh_part(sp: Any, st: ActivationClasses) -> tuple[bool | None, dict[str, Any],
+                                                             dict[str, Any]]:
+    """hardtanh ∈ 𝒜₀ with the statement's c_σ and Z₀: σ(z) − c_σ z on each piece of hardtanh
+    inside (−Z₀, Z₀), identically 0 or nonzero at an exact point of the piece."""
+
+    z = sp.Symbol("z", real=True)
+    h = hardtanh_expr(sp, z)
+    region = st.a0_region(sp)
+    witness: dict[str, Any] = {}
+    ok: bool | None = True
+    for expr, where in h.as_expr_set_pairs():
+        piece = where.intersect(region)
+        if piece.is_empty:
+            continue
+        diff = sp.expand(st.a0_residual(z, expr))
+        if diff == 0:
+            continue
+        # a nonzero polynomial of degree ≤ 1 vanishes at one point at most: try three points
+        lo, hi = piece.inf, piece.sup
+        points = [lo + (hi - lo) * sp.Rational(k, 4) for k in (2, 1, 3)] if lo != hi else [lo]
+        hit = next(((p, diff.subs(z, p)) for p in points if diff.subs(z, p) != 0), None)
+        if hit is None:
+            ok = None
+            continue
+        ok, witness = False, {"activation": "hardtanh", "z": str(hit[0]),
+                              "σ(z) − c_σ·z": str(hit[1])}
+        break
+    details: dict[str, Any] = dict(_hardtanh_facts())
+    details["c_σ > 0"] = st.c > 0
+    if st.c <= 0:
+        ok, witness = False, {"activation": "hardtanh", "c_σ": str(st.c), "violates": "c_σ > 0"}
+    return ok, witness, details
+
+
+@functools.cache
+def _hardtanh_facts() -> tuple[tuple[str, bool], ...]:
+    """hardtanh is bounded, continuous, monotone and 1-Lipschitz (no statement field changes
+    these; cached)."""
+    import sympy as sp
     from sympy.calculus.util import function_range
 
     z = sp.Symbol("z", real=True)
-    eps = sp.Symbol("epsilon", positive=True)
     h = hardtanh_expr(sp, z)
     pieces = h.as_expr_set_pairs()
-    linear_on = [s for e, s in pieces if e == z]
-    value_range = sp.Union(*(function_range(e, z, s) for e, s in pieces))
-    slopes = sorted((sp.diff(e, z) for e, _ in pieces), key=str)
-    on_unit = sp.Interval.open(-1, 1)
-    checks = {
-        "σ(z) = c_σ·z with c_σ = 1 > 0 on (−1, 1)": bool(linear_on) and on_unit.is_subset(linear_on[0]),
-        "Z₀ = 1 is the largest: σ(1 + ε) = 1 ≠ 1 + ε": h.subs(z, 1 + eps) == 1,
-        "bounded: range σ(ℝ) = [−1, 1]": value_range == sp.Interval(-1, 1),
-        "continuous at ±1 (one-sided limits agree)": all(
-            sp.limit(h, z, p, "-") == sp.limit(h, z, p, "+") for p in (-1, 1)),
-        "monotone and 1-Lipschitz (continuous, slopes 0, 1, 0)": slopes == [0, 0, 1],
-        # also locally tanh-like: on |z| < 1, σ′ = 1 = a − bσ² with a = 1, b = 0
-        "also 𝒜₁ with a = 1, b = 0, Z₀ = 1": sp.diff(h.subs(z, z), z).subs(z, 0) == 1,
-    }
-    return all(bool(v) for v in checks.values()), {k: bool(v) for k, v in checks.items()}
+    return (
+        ("bounded: range σ(ℝ) = [−1, 1]",
+         sp.Union(*(function_range(e, z, s) for e, s in pieces)) == sp.Interval(-1, 1)),
+        ("continuous at ±1 (one-sided limits agree)",
+         all(sp.limit(h, z, p, "-") == sp.limit(h, z, p, "+") for p in (-1, 1))),
+        ("monotone and 1-Lipschitz (continuous, slopes 0, 1, 0)",
+         sorted((sp.diff(e, z) for e, _ in pieces), key=str) == [0, 0, 1]),
+    )
 
 
-def _others(sp: Any) -> dict[str, str]:
+@functools.cache
+def _others() -> tuple[tuple[str, str], ...]:
+    """Where identity, relu, softplus and sigmoid fall (a note, not a claim of the paper;
+    cached)."""
+    import sympy as sp
+
+    return tuple(_classify(sp).items())
+
+
+def _classify(sp: Any) -> dict[str, str]:
     """Where identity, relu, softplus and sigmoid fall (a note, not a claim of the paper)."""
     z = sp.Symbol("z", real=True)
     eps = sp.Symbol("epsilon", positive=True)
@@ -106,45 +217,58 @@ def _others(sp: Any) -> dict[str, str]:
     }
 
 
-def activation_classes() -> Proof:
-    """W Def. 3.8: tanh ∈ 𝒜₁ (a = b = 1, Z₀ = ∞) and hardtanh ∈ 𝒜₀ (c_σ = 1, Z₀ = 1), by SymPy."""
+def activation_proof(st: ActivationClasses) -> Proof:
+    """Decide the statement with SymPy: tanh's identity in ℚ(E) (E = e^{2z}) with the statement's
+    a, b; hardtanh's σ(z) − c_σ z on each of its pieces inside (−Z₀, Z₀)."""
     import sympy as sp
 
-    ok_t, det_t = _tanh_part(sp)
-    ok_h, det_h = _hardtanh_part(sp)
+    t0 = time.perf_counter()
+    ok_t, cx_t, det_t = _tanh_part(sp, st)
+    ok_h, cx_h, det_h = _hardtanh_part(sp, st)
     details: dict[str, Any] = {f"tanh: {k}": v for k, v in det_t.items()}
     details |= {f"hardtanh: {k}": v for k, v in det_h.items()}
-    details |= {f"note, {k}": v for k, v in _others(sp).items()}
-    holds = ok_t and ok_h
-    failed = [k for k, v in details.items() if v is False]
-    return Proof(holds if holds else None,
-                 "all real z: tanh by a rational-function identity in E = e^{2z} (dE/dz = 2E); "
-                 "hardtanh piecewise on ℝ",
-                 "SymPy: exp form of tanh, σ′ − (1 − σ²) factored to 0 in ℚ(E), 1 − σ² = "
-                 "4E/(E+1)²; hardtanh's Piecewise pieces, slopes and values at 1 + ε"
-                 + (f"; undecided: {failed}" if failed else ""),
+    details |= {f"note, {k}": v for k, v in _others()}
+    details["seconds"] = round(time.perf_counter() - t0, 3)
+    if ok_t is False or ok_h is False:
+        return Proof(False, "the exact point shown", "SymPy: the defining identity at an exact "
+                     "point is nonzero", counterexample=cx_t if ok_t is False else cx_h,
+                     details=details)
+    undecided = [k for k, v in details.items() if v is False]
+    if ok_t is None or ok_h is None or undecided:
+        return Proof(None, "all real z", "SymPy could not decide" + (
+            f": {undecided}" if undecided else ""), details=details)
+    return Proof(True, "all real z: tanh by a rational-function identity in E = e^{2z} "
+                 "(dE/dz = 2E); hardtanh on each Piecewise piece inside (−Z₀, Z₀)",
+                 "SymPy: exp form of tanh, σ′ − (a − bσ²) cancelled to 0 in ℚ(E), "
+                 "1 − σ² = 4E/(E+1)²; hardtanh's pieces, range, slopes and continuity",
                  details=details)
 
 
-@functools.cache
-def tanh_identity_in_e() -> bool:
-    """σ′ − (1 − σ²) ≡ 0 for σ = (E − 1)/(E + 1), E = e^{2z}, as a rational function of E (SymPy)."""
+@functools.lru_cache(maxsize=32)
+def tanh_residual_in_e(st: ActivationClasses) -> Any:
+    """σ′ − (a − bσ²) for σ = tanh as a reduced rational function of E = e^{2z} (SymPy)."""
     import sympy as sp
 
     big_e = sp.Symbol("E", positive=True)
     th = (big_e - 1) / (big_e + 1)
-    return bool(sp.cancel(sp.diff(th, big_e) * 2 * big_e - (1 - th**2)) == 0)
+    return big_e, sp.cancel(st.a1_residual(th, sp.diff(th, big_e) * 2 * big_e))
 
 
-def identity_at(name: str, q: Fraction) -> bool:
-    """Whether σ's defining identity of Def. 3.8 holds exactly at the rational point z = q.
+def identity_at(st: ActivationClasses, name: str, q: Fraction) -> bool | None:
+    """Whether the statement's identity for σ holds exactly at the rational point z = q.
 
-    tanh: σ′(q) − (1 − σ(q)²) lies in ℚ(E) with E = e^{2q} and is the value at E of a rational
-    function that is identically 0 (:func:`tanh_identity_in_e`); hardtanh: σ(q) = q for |q| < 1
-    in rational arithmetic.
+    tanh: the residual is R(e^{2q}) with R the reduced rational function of
+    :func:`tanh_residual_in_e`: R ≡ 0 holds everywhere; otherwise e^{2q} is transcendental for
+    rational q ≠ 0 (Lindemann), so R(e^{2q}) ≠ 0, and q = 0 is decided by R(1). hardtanh: inside
+    |q| < Z₀, σ(q) − c_σ q in rational arithmetic; None outside the statement's region.
     """
     if name == "hardtanh":
-        if not abs(q) < 1:
-            raise ValueError(f"𝒜₀'s identity is stated for |z| < Z₀ = 1, got z = {q}")
-        return max(min(q, Fraction(1)), Fraction(-1)) == q
-    return tanh_identity_in_e()
+        if not st.in_a0_region(q):
+            return None
+        return st.a0_residual(q, max(min(q, Fraction(1)), Fraction(-1))) == 0
+    big_e, r = tanh_residual_in_e(st)
+    if r == 0:
+        return True
+    if q != 0:
+        return False
+    return r.subs(big_e, 1) == 0

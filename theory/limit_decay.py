@@ -1,57 +1,59 @@
-"""Lemma A.10 of paper W and the transform of its proof (App. A.10, eq. 105–119 arXiv).
+"""Lemma A.10 of paper W and the transform of its proof (App. A.10, eqs. (103)–(117) of the ICLR
+camera-ready).
 
-Lemma A.10: if f_m → f uniformly on [0, ∞) (eq. 105) and lim_{t→∞} sup_m e^{β₀t}|f_m(t)| = 0
-(eq. 106), then lim_{t→∞} e^{βt}|f(t)| = 0 for every 0 < β < β₀ (eq. 107). The paper's proof maps
-f to (𝒯f)(s) = f(−log(s)/β₀)/s on (0, 1] (eq. 108), so that (𝒯f)(e^{−β₀t}) = e^{β₀t} f(t):
-sup-norms and limits at s → 0⁺ of 𝒯f are those of e^{β₀t}f(t) over t ≥ 0 and at t → ∞.
+Lemma A.10: f: [0, ∞) → ℝ continuous, approximated by continuous f_m "universally":
+lim_m sup_t |f(t) − f_m(t)| = 0 (103); "the approximators f_m are uniformly exponentially
+decaying with the same β₀ > 0": lim_{t→∞} sup_m e^{β₀t}|f_m(t)| → 0 (104); then
+lim_{t→∞} e^{βt}|f(t)| → 0 for all 0 < β < β₀ (105). :class:`LimitDecay` is the lemma; its
+knobs are the upper end of the conclusion's range (β₀ as printed) and whether (104) is uniform in
+m (as printed) or only holds for each f_m.
 
-A shorter argument, checked here: f_m → f pointwise already gives |f(t)| = lim_m |f_m(t)| ≤
-sup_m |f_m(t)|, hence e^{β₀t}|f(t)| ≤ sup_m e^{β₀t}|f_m(t)| → 0. So the conclusion holds for
-β = β₀ as well, and eq. 105 can be weakened to pointwise convergence. The uniform-in-m decay
-(eq. 106) cannot be dropped: the cut-offs f_m of f(t) = 1/(1 + t) decay exponentially one by one
-and converge to f uniformly, but f decays only like 1/t.
+A shorter argument than the paper's, checked here: f_m → f pointwise already gives |f(t)| =
+lim_m |f_m(t)| ≤ sup_m |f_m(t)|, hence e^{β₀t}|f(t)| ≤ sup_m e^{β₀t}|f_m(t)| → 0: the conclusion
+holds for β = β₀ as well. Neither knob can be moved: f_m = f = e^{−β₀t}/(1 + t) satisfies (103)
+and (104) and e^{βt}f(t) → ∞ for every β > β₀; cut-offs of f = 1/(1 + t) (f_m = f on [0, m],
+f(m)e^{−2(t−m)} after, β₀ = 1) converge uniformly and each decays at rate 2 > β₀, but not
+uniformly in m, and f decays like 1/t.
 
-Examples (β₀ = 1 unless stated):
-- ``converging``: f_m(t) = e^{−2t} + e^{−(2 + 1/m)t} → f(t) = 2e^{−2t}; 𝒯f_m(s) = s + s^{1+1/m},
-  ‖𝒯f_m − 𝒯f‖_{(0,1]} = s*/(m + 1) with s* = (m/(m + 1))^m, which tends to 0 like 1/(e·m).
-- ``cutoff``: f_m(t) = 1/(1 + t) on [0, m], e^{−(t−m)}/(1 + m) after: sup_t |f_m − f| ≤ 1/(1 + m),
-  each f_m decays at rate 1, but ‖𝒯f_m‖_{(0,1]} = e^m/(1 + m) → ∞ and e^{βt}f(t) → ∞ for β > 0.
-- ``pointwise``: f_m(t) = e^{−t}·mt·e^{1−mt}, β₀ = 1/2: f_m → 0 pointwise, not uniformly
-  (f_m(1/m) = e^{−1/m} → 1), yet sup_m e^{t/2}|f_m(t)| ≤ e^{−t/2} → 0: the conclusion still holds.
+The proof's transform (106), (𝒯f)(s) = f(−log(s)/β₀)/s, satisfies (𝒯g)(e^{−β₀t}) = e^{β₀t}g(t),
+so sup_s |𝒯g| = sup_t e^{β₀t}|g(t)|; yet (109) = (110) equates sup_s |𝒯f_{m₁} − 𝒯f_{m₂}| with
+sup_t |f_{m₁}(t)/e^{−βt} − f_{m₂}(t)/e^{−βt}|, and (117) reads lim_t e^{βt}f(t) off 𝒯f: the proof
+defines 𝒯 with β₀ and uses it with β. :class:`TransformSup` is that printed step; with β in 𝒯
+(its correction) the step holds and the proof goes through. The lemma itself does not depend on
+it (it also holds at β = β₀).
 """
 
 from __future__ import annotations
 
+import functools
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.statement import Control, Statement
 
+BETA0 = Fraction(1)  # β₀ of the witness sequences and of the transform instances
+BETA = Fraction(1, 2)  # the β < β₀ at which the transform step (109) = (110) is instantiated
+
+
+# ---- witness sequences (exact in SymPy, and in any arithmetic ``x`` with exp, log, one and
+# piecewise(t, m, left, right): left on t ≤ m) -----------------------------------------------------
 
 @dataclass(frozen=True)
-class Example:
-    """A sequence f_m → f with the exact sup-norm of 𝒯f_m − 𝒯f (or of 𝒯f_m) on (0, 1].
-
-    ``f_m(x, m, t)`` and ``f(x, t)`` evaluate in any arithmetic ``x`` offering exp, log, one and
-    piecewise(t, m, left, right) (left on t ≤ m); ``sup_exact(x, m)`` is the closed form derived
-    in :func:`transform_examples`; ``diff`` says whether the norm is of 𝒯f_m − 𝒯f or of 𝒯f_m.
-    """
+class Sequence:
+    """A sequence f_m → f with β₀ = 1: its formulas and which hypotheses of Lemma A.10 it meets
+    (each established by SymPy in :func:`sequence_facts`)."""
 
     name: str
-    beta0: Fraction
-    f_m: Callable[[Any, int, Any], Any]
-    f: Callable[[Any, Any], Any]
-    sup_exact: Callable[[Any, int], Any]
-    diff: bool
-    tail: Callable[[Any, int, Any], Any]  # exact upper bound of the norm on (0, δ]
-    s_star: Callable[[Any, int], Any]  # a maximiser of the norm on (0, 1]
-    rate: Callable[[int], Fraction]  # largest decay rate in f_m, f (error growth of exp(−rate·t))
-    plateau: bool = False  # the sup is attained on a whole interval reaching down to s → 0⁺
+    f_m: Callable[[Any, Any, Any], Any]  # (x, m, t) → f_m(t)
+    f: Callable[[Any, Any], Any]  # (x, t) → f(t)
+    facts: Callable[[Any], dict[str, dict[str, bool]]]  # sp → {property: {sub-check: proved}}
 
 
-def _conv_fm(x: Any, m: int, t: Any) -> Any:
+def _conv_fm(x: Any, m: Any, t: Any) -> Any:
     return x.exp(-2 * t) + x.exp(-(2 + x.one / m) * t)
 
 
@@ -59,149 +61,292 @@ def _conv_f(x: Any, t: Any) -> Any:
     return 2 * x.exp(-2 * t)
 
 
-def _conv_sup(x: Any, m: int) -> Any:
-    s_star = (x.one * m / (m + 1)) ** m
-    return s_star / (m + 1)
+def _slow_f(x: Any, t: Any) -> Any:
+    return x.exp(-t) / (1 + t)
 
 
-def _cut_fm(x: Any, m: int, t: Any) -> Any:
-    # the two branches agree at t = m (continuous cut-off)
-    return x.piecewise(t, m, lambda v: 1 / (1 + v), lambda v: x.exp(-(v - m)) / (1 + m))
+def _cut_fm(x: Any, m: Any, t: Any) -> Any:
+    # the two branches agree at t = m (continuous cut-off); the tail decays at rate 2 > β₀ = 1
+    return x.piecewise(t, m, lambda v: 1 / (1 + v), lambda v: x.exp(-2 * (v - m)) / (1 + m))
 
 
 def _cut_f(x: Any, t: Any) -> Any:
     return 1 / (1 + t)
 
 
-def _cut_sup(x: Any, m: int) -> Any:
-    return x.exp(x.one * m) / (1 + m)
+def _conv_facts(sp: Any) -> dict[str, dict[str, bool]]:
+    """f_m = e^{−2t} + e^{−(2+1/m)t} → f = 2e^{−2t}."""
+    t, m = sp.symbols("t m", positive=True)
+    gap = sp.exp(-2 * t) - sp.exp(-(2 + 1 / m) * t)  # f − f_m ≥ 0
+    return {
+        "uniform convergence (103)": {
+            "f − f_m = e^{−2t}(1 − e^{−t/m}) ≤ e^{−2t}·t/m (1 − e^{−x} ≤ x)":
+                sp.simplify(gap - sp.exp(-2 * t) * (1 - sp.exp(-t / m))) == 0,
+            "max_t t e^{−2t} = 1/(2e), so sup|f − f_m| ≤ 1/(2em) → 0":
+                sp.maximum(t * sp.exp(-2 * t), t, sp.Interval(0, sp.oo)) == sp.exp(-1) / 2
+                and sp.limit(1 / (2 * sp.E * m), m, sp.oo) == 0},
+        "uniform decay (104)": {
+            "e^{−(2+1/m)t} ≤ e^{−2t}, so sup_m e^{t}|f_m| ≤ 2e^{−t} → 0":
+                sp.limit(sp.exp(t) * 2 * sp.exp(-2 * t), t, sp.oo) == 0},
+        "decay of each f_m": {"e^{t}f_m → 0": sp.limit(sp.exp(t) * _conv_fm(_Sym(sp), m, t),
+                                                       t, sp.oo) == 0},
+    }
 
 
-EXAMPLES = {
-    # |𝒯f_m − 𝒯f|(s) = s − s^{1+1/m} ≤ s on (0, δ]
-    "converging": Example("converging", Fraction(1), _conv_fm, _conv_f, _conv_sup, True,
-                          lambda x, m, delta: delta, lambda x, m: (x.one * m / (m + 1)) ** m,
-                          lambda m: 2 + Fraction(1, m)),
-    # 𝒯f_m ≡ e^m/(1 + m) on (0, e^{−m}]: the sup is attained there
-    "cutoff": Example("cutoff", Fraction(1), _cut_fm, _cut_f, _cut_sup, False,
-                      lambda x, m, delta: x.exp(x.one * m) / (1 + m),
-                      lambda x, m: x.exp(-x.one * m) / 2, lambda m: Fraction(1), plateau=True),
+def _slow_facts(sp: Any) -> dict[str, dict[str, bool]]:
+    """f_m = f = e^{−t}/(1 + t)."""
+    t = sp.Symbol("t", positive=True)
+    return {
+        "uniform convergence (103)": {"f_m = f": True},
+        "uniform decay (104)": {"sup_m e^{t}|f_m| = 1/(1 + t) → 0":
+                                sp.limit(sp.exp(t) * _slow_f(_Sym(sp), t), t, sp.oo) == 0},
+        "decay of each f_m": {"e^{t}f_m = 1/(1 + t) → 0":
+                              sp.limit(sp.exp(t) * _slow_f(_Sym(sp), t), t, sp.oo) == 0},
+    }
+
+
+def _cut_facts(sp: Any) -> dict[str, dict[str, bool]]:
+    """Cut-offs of f = 1/(1 + t): f_m = f on [0, m], e^{−2(t−m)}/(1 + m) after."""
+    t, m, tau = sp.symbols("t m tau", positive=True)
+    tail = sp.exp(-2 * (t - m)) / (1 + m)
+    bound = 1 / (1 + m)
+    return {
+        "uniform convergence (103)": {
+            "continuous at t = m": sp.simplify(_cut_f(_Sym(sp), m) - tail.subs(t, m)) == 0,
+            "on t = m + τ: 0 < f ≤ 1/(1 + m)":
+                bool(sp.together(bound - _cut_f(_Sym(sp), m + tau)).is_positive),
+            "on t = m + τ: 0 < f_m = e^{−2τ}/(1 + m) ≤ 1/(1 + m)":
+                sp.simplify(tail.subs(t, m + tau) / bound) == sp.exp(-2 * tau),
+            "so sup_t |f − f_m| ≤ 1/(1 + m) → 0": sp.limit(bound, m, sp.oo) == 0},
+        "decay of each f_m": {"e^{t}f_m = e^{2m−t}/(1 + m) → 0 on t > m":
+                              sp.limit(sp.exp(t) * tail, t, sp.oo) == 0},
+        "no uniform decay": {"sup_m e^{t}f_m(t) ≥ e^{t}f(t) (m ≥ t) → ∞":
+                             sp.limit(sp.exp(t) * _cut_f(_Sym(sp), t), t, sp.oo) == sp.oo},
+    }
+
+
+class _Sym:
+    """SymPy as an arithmetic for the sequences' formulas (t > m: the tail branch)."""
+
+    def __init__(self, sp: Any) -> None:
+        self.exp, self.log, self.one = sp.exp, sp.log, sp.Integer(1)
+
+    @staticmethod
+    def piecewise(t: Any, m: Any, left: Callable[[Any], Any], right: Callable[[Any], Any]) -> Any:
+        return right(t)
+
+
+SEQUENCES = {
+    "converging": Sequence("converging", _conv_fm, _conv_f, _conv_facts),
+    "slow": Sequence("slow", lambda x, m, t: _slow_f(x, t), _slow_f, _slow_facts),
+    "cutoff": Sequence("cutoff", _cut_fm, _cut_f, _cut_facts),
 }
 
 
-def transform(x: Any, beta0: Any, f: Callable[[Any], Any], s: Any) -> Any:
-    """(𝒯f)(s) = f(−log(s)/β₀)/s, eq. 108, evaluated literally in the arithmetic ``x``."""
-    return f(-x.log(s) / beta0) / s
-
-
-# ---- symbolic side -------------------------------------------------------------------------------
-
-def _converging(sp: Any) -> dict[str, Any]:
-    """The converging example with symbolic m: maximiser, sup-norm and its limit (SymPy)."""
-    m = sp.Symbol("m", positive=True, integer=True)
-    s, t = sp.symbols("s t", positive=True)
-    beta0 = 1
-    f_m = sp.exp(-2 * t) + sp.exp(-(2 + 1 / m) * t)
-    f = 2 * sp.exp(-2 * t)
-    # 𝒯 through the identity (𝒯g)(e^{−β₀t}) = e^{β₀t}g(t) (checked in _transform_identities):
-    # compare e^{β₀t}f_m(t) with the claimed closed form at s = e^{−β₀t}
-    closed_m = s + s ** (1 + 1 / m)
-    at = sp.exp(-beta0 * t)
-    same_m = sp.powsimp(sp.expand(sp.exp(beta0 * t) * f_m - closed_m.subs(s, at)), force=True) == 0
-    same_f = sp.powsimp(sp.expand(sp.exp(beta0 * t) * f - 2 * at), force=True) == 0
-    d = s - s ** (1 + 1 / m)  # 𝒯f − 𝒯f_m ≥ 0 on (0, 1]
-    s_star = (m / (m + 1)) ** m
-    deriv_at = sp.simplify(sp.diff(d, s).subs(s, s_star))
-    second = sp.simplify(sp.diff(d, s, 2).subs(s, s_star))
-    value = sp.simplify(d.subs(s, s_star) - s_star / (m + 1))
-    envelope = sp.exp(beta0 * t) * (sp.exp(-2 * t) + sp.exp(-2 * t))  # sup_m e^{t}|f_m| ≤ 2e^{−t}
-    return {
-        "𝒯f_m(s) = s + s^{1+1/m}": same_m,
-        "𝒯f(s) = 2s": same_f,
-        "(𝒯f − 𝒯f_m)′(s*) = 0 at s* = (m/(m+1))^m": deriv_at == 0,
-        "(𝒯f − 𝒯f_m)″(s*) < 0 (a maximum)": bool(second.is_negative),
-        "ends: 0 at s → 0⁺ and at s = 1": sp.limit(d, s, 0, "+") == 0 and d.subs(s, 1) == 0,
-        "sup = s*/(m + 1)": value == 0,
-        "m·sup → 1/e, so sup → 0 as m → ∞": sp.limit(m * s_star / (m + 1), m, sp.oo) == sp.exp(-1),
-        "eq. 106: sup_m e^{t}|f_m(t)| ≤ 2e^{−t} → 0": sp.limit(envelope, t, sp.oo) == 0,
-        "conclusion, also at β = β₀ = 1: e^{t}f(t) → 0": sp.limit(sp.exp(t) * f, t, sp.oo) == 0,
-    }
-
-
-def _cutoff(sp: Any) -> dict[str, Any]:
-    """Cut-offs of 1/(1 + t): eq. 105 holds, eq. 106 fails, and so does the conclusion (SymPy)."""
-    m, tau = sp.symbols("m tau", positive=True)
-    t, s = sp.symbols("t s", positive=True)
-    delta = sp.Symbol("delta", positive=True)  # β = 1 − δ < 1
-    beta = sp.Symbol("beta", positive=True)
-    f = 1 / (1 + t)
-    tail = sp.exp(-(t - m)) / (1 + m)  # f_m on t > m
-    bound = 1 / (1 + m)
-    tf = sp.simplify(f.subs(t, -sp.log(s)) / s)
-    return {
-        "continuous at t = m": sp.simplify(f.subs(t, m) - tail.subs(t, m)) == 0,
-        "on t = m + τ: 0 < f ≤ 1/(1+m)": bool(sp.together(bound - f.subs(t, m + tau)).is_positive),
-        "on t = m + τ: f_m = e^{−τ}/(1+m) ≤ 1/(1+m)": sp.simplify(tail.subs(t, m + tau) / bound)
-        == sp.exp(-tau),
-        "eq. 105: sup_t |f_m − f| ≤ 1/(1 + m) → 0": sp.limit(bound, m, sp.oo) == 0,
-        "each f_m decays: e^{(1−δ)t}f_m(t) → 0": sp.limit(sp.exp((1 - delta) * t) * tail, t, sp.oo) == 0,
-        "eq. 106 fails: sup_m e^{t}f_m(t) ≥ e^{t}/(1+t) → ∞": sp.limit(sp.exp(t) * f, t, sp.oo) == sp.oo,
-        "conclusion fails: e^{βt}/(1 + t) → ∞ for every β > 0":
-            sp.limit(sp.exp(beta * t) * f, t, sp.oo) == sp.oo,
-        "𝒯f(s) = 1/(s(1 − log s)) → ∞ as s → 0⁺": sp.limit(tf, s, 0, "+") == sp.oo,
-        "‖𝒯f_m‖ = e^m/(1 + m) (e^t/(1+t) increasing: derivative te^t/(1+t)² ≥ 0)":
-            sp.simplify(sp.diff(sp.exp(t) * f, t) - t * sp.exp(t) / (1 + t) ** 2) == 0,
-        "‖𝒯f_m‖ → ∞": sp.limit(sp.exp(m) / (1 + m), m, sp.oo) == sp.oo,
-    }
-
-
-def _pointwise(sp: Any) -> dict[str, Any]:
-    """Pointwise, non-uniform convergence with uniform decay: the conclusion survives (SymPy)."""
-    m = sp.Symbol("m", positive=True)
-    t, u = sp.symbols("t u", positive=True)
-    psi = u * sp.exp(1 - u)  # ψ(mt), max 1 at u = 1
-    f_m = sp.exp(-t) * psi.subs(u, m * t)
-    return {
-        "max ψ = ψ(1) = 1": sp.diff(psi, u).subs(u, 1) == 0 and psi.subs(u, 1) == 1
-        and sp.limit(psi, u, sp.oo) == 0 and psi.subs(u, 0) == 0,
-        "f_m(t) → 0 for each t > 0": sp.limit(f_m, m, sp.oo) == 0,
-        "not uniform: f_m(1/m) = e^{−1/m} → 1": sp.limit(f_m.subs(t, 1 / m), m, sp.oo) == 1,
-        "eq. 106 with β₀ = 1/2: e^{t/2}|f_m| ≤ e^{−t/2} → 0": sp.limit(sp.exp(-t / 2), t, sp.oo) == 0,
-    }
-
-
-def _transform_identities(sp: Any) -> dict[str, Any]:
-    """(𝒯f)(e^{−β₀t}) = e^{β₀t}f(t) for any f (SymPy, undefined function)."""
-    t, beta0 = sp.symbols("t beta_0", positive=True)
-    f = sp.Function("f")
-    s = sp.exp(-beta0 * t)
-    lhs = f(-sp.log(s) / beta0) / s
-    return {"(𝒯f)(e^{−β₀t}) = e^{β₀t} f(t)": sp.simplify(lhs - sp.exp(beta0 * t) * f(t)) == 0,
-            "s = e^{−β₀t} maps [0, ∞) onto (0, 1], decreasing":
-                sp.diff(s, t).is_negative and s.subs(t, 0) == 1 and sp.limit(s, t, sp.oo) == 0}
-
-
-def lemma_a10() -> Proof:
-    """Lemma A.10 by the pointwise bound, with the transform identities and three examples."""
+@functools.cache
+def _facts(name: str) -> tuple[tuple[str, bool], ...]:
     import sympy as sp
 
+    checks = SEQUENCES[name].facts(sp)
+    return tuple((prop, all(bool(v) for v in c.values())) for prop, c in checks.items())
+
+
+def sequence_facts(seq: Sequence) -> dict[str, bool]:
+    """The hypotheses a witness sequence meets, every one established by its SymPy checks (cached:
+    facts about a fixed sequence, whatever statement is under test)."""
+    return dict(_facts(seq.name))
+
+
+# ---- the lemma -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LimitDecay(Statement):
+    """W Lemma A.10: (103) and (104) imply e^{βt}|f(t)| → 0 for every 0 < β < beta_factor·β₀.
+
+    ``uniform_in_m``: (104) as printed (lim_t sup_m e^{β₀t}|f_m(t)| = 0); False: only
+    lim_t e^{β₀t}|f_m(t)| = 0 for each m.
+    """
+
+    beta_factor: Fraction = Fraction(1)
+    uniform_in_m: bool = True
+
+    @property
+    def text(self) -> str:
+        decay = ("lim_(t→∞) sup_(m∈ℕ₊) e^(β₀t)|f_m(t)| = 0 (104)" if self.uniform_in_m else
+                 "lim_(t→∞) e^(β₀t)|f_m(t)| = 0 for each m")
+        top = "β₀" if self.beta_factor == 1 else f"({self.beta_factor})·β₀"
+        return ("Lemma A.10: for continuous f, f_m: [0, ∞) → ℝ with "
+                f"lim_(m→∞) sup_t |f(t) − f_m(t)| = 0 (103) and {decay}, β₀ > 0: "
+                f"lim_(t→∞) e^(βt)|f(t)| = 0 for all 0 < β < {top} (105)")
+
+    def controls(self) -> tuple[Control, ...]:
+        return (Control("conclusion's range widened past β₀: 0 < β < (9/8)·β₀",
+                        replace(self, beta_factor=self.beta_factor * Fraction(9, 8))),
+                Control("uniform decay (104) weakened to the decay of each f_m",
+                        replace(self, uniform_in_m=False)))
+
+    def admits(self, facts: dict[str, bool]) -> bool:
+        """Whether a sequence with these proved properties meets the hypotheses."""
+        decay = "uniform decay (104)" if self.uniform_in_m else "decay of each f_m"
+        return facts.get("uniform convergence (103)", False) and facts.get(decay, False)
+
+    def betas(self, beta0: Fraction) -> list[Fraction]:
+        """β's inside the conclusion's range (0, beta_factor·β₀) that the checks test: β₀/2,
+        the top of the range less 1/16 of it, and a β past β₀ when the range reaches there."""
+        top = self.beta_factor * beta0
+        out = [beta0 / 2, top * Fraction(15, 16)]
+        if top > beta0:
+            out.append((top + beta0) / 2)
+        return sorted(set(out))
+
+    def weighted(self, x: Any, beta: Any, t: Any, f_t: Any) -> Any:
+        """e^{βt}|f(t)|, the quantity (105) says tends to 0."""
+        return x.exp(beta * t) * abs(f_t)
+
+
+def limit_decay_proof(st: LimitDecay) -> Proof:
+    """Decide Lemma A.10 (or a variant): a witness sequence that meets the statement's hypotheses
+    (SymPy) and violates (105) at a β of its range (SymPy limit) disproves it; otherwise, with
+    (104) uniform in m and the range within β₀, the pointwise bound |f| ≤ sup_m |f_m| proves it
+    for every f, f_m."""
+    import sympy as sp
+
+    t0 = time.perf_counter()
+    t = sp.Symbol("t", positive=True)
     details: dict[str, Any] = {}
-    for name, part in (("transform", _transform_identities), ("converging", _converging),
-                       ("cutoff", _cutoff), ("pointwise", _pointwise)):
-        details |= {f"{name}: {k}": bool(v) for k, v in part(sp).items()}
-    # The argument itself: |f(t)| = lim_m |f_m(t)| ≤ sup_m |f_m(t)|, multiply by e^{β₀t}.
-    g = sp.Symbol("g", nonnegative=True)  # sup_m e^{β₀t}|f_m(t)| at a fixed t
-    beta, beta0, t = sp.symbols("beta beta_0 t", positive=True)
-    details["argument: e^{βt}|f| = e^{−(β₀−β)t}·e^{β₀t}|f| ≤ e^{−(β₀−β)t}·g"] = bool(
-        sp.simplify(sp.exp(beta * t) - sp.exp(-(beta0 - beta) * t) * sp.exp(beta0 * t)) == 0)
+    for seq in SEQUENCES.values():
+        facts = sequence_facts(seq)
+        details[f"{seq.name}: properties"] = facts
+        if not st.admits(facts):
+            continue
+        f = seq.f(_Sym(sp), t)
+        for beta in st.betas(BETA0):
+            b = sp.Rational(beta.numerator, beta.denominator)
+            lim = sp.limit(st.weighted(_Sym(sp), b, t, f), t, sp.oo)
+            details[f"{seq.name}: lim e^(βt)|f(t)| at β = {beta}"] = lim
+            if lim != 0:
+                return Proof(False, f"the {seq.name} sequence, β = {beta}",
+                             "SymPy: the sequence's hypotheses and the limit in (105)",
+                             counterexample={"sequence": seq.name, "f(t)": str(f),
+                                             "beta0": str(BETA0), "beta": str(beta),
+                                             "lim e^(βt)|f(t)|": str(lim),
+                                             "hypotheses met": str(facts)},
+                             details={k: str(v) for k, v in details.items()})
+    if not (st.uniform_in_m and st.beta_factor <= 1):
+        return Proof(None, "no witness sequence violates the statement, and the pointwise "
+                     "argument needs (104) uniform in m and β ≤ β₀", "SymPy",
+                     details={k: str(v) for k, v in details.items()})
+    g = sp.Symbol("g", nonnegative=True)  # sup_m e^{β₀t}|f_m(t)| at a fixed t, → 0 by (104)
+    beta, beta0 = sp.symbols("beta beta_0", positive=True)
     d = sp.Symbol("d", nonnegative=True)  # β₀ − β ≥ 0
-    details["argument: −(β₀−β)t ≤ 0 for t ≥ 0, β ≤ β₀, so e^{βt}|f| ≤ g(t) → 0"] = bool(
-        (-d * t).is_nonpositive) and bool(g.is_nonnegative)
-    failed = [k for k, v in details.items() if not v]
-    return Proof(None if failed else True,
-                 "all f, f_m, 0 < β ≤ β₀ (by the pointwise bound |f(t)| ≤ sup_m |f_m(t)|); "
-                 "examples for symbolic m",
-                 "e^{β₀t}|f(t)| = lim_m e^{β₀t}|f_m(t)| ≤ sup_m e^{β₀t}|f_m(t)| → 0; SymPy checks "
-                 "of 𝒯 (eq. 108) and of the three example sequences"
-                 + (f"; undecided: {failed}" if failed else ""),
-                 details=details)
+    steps = {
+        "e^{βt}|f| = e^{−(β₀−β)t}·e^{β₀t}|f|": sp.simplify(
+            sp.exp(beta * t) - sp.exp(-(beta0 - beta) * t) * sp.exp(beta0 * t)) == 0,
+        "e^{−(β₀−β)t} ≤ 1 for t ≥ 0, β ≤ β₀": bool((-d * t).is_nonpositive),
+        "e^{β₀t}|f(t)| = lim_m e^{β₀t}|f_m(t)| ≤ g(t) (pointwise limit)": bool(g.is_nonnegative),
+    }
+    details |= steps
+    if not all(steps.values()):
+        return Proof(None, "the pointwise argument", "SymPy could not confirm a step",
+                     details={k: str(v) for k, v in details.items()})
+    details["seconds"] = round(time.perf_counter() - t0, 3)
+    return Proof(True, "all continuous f, f_m and 0 < β ≤ β₀ (pointwise convergence suffices)",
+                 "e^{βt}|f(t)| ≤ e^{−(β₀−β)t} sup_m e^{β₀t}|f_m(t)| → 0 by (104); SymPy checks "
+                 "of the steps and of the witness sequences",
+                 details={k: str(v) for k, v in details.items()})
+
+
+# ---- the proof's transform (106) and the step (109) = (110) ----------------------------------------
+
+def transform(x: Any, rate: Any, s_power: int, f: Callable[[Any], Any], s: Any) -> Any:
+    """(𝒯f)(s) = f(−log(s)/rate)/s^s_power, eq. (106) with rate β₀ and s_power 1, literally."""
+    return f(-x.log(s) / rate) / s**s_power
+
+
+@dataclass(frozen=True)
+class TransformSup(Statement):
+    """The step (109) = (110) of the proof of Lemma A.10 with 𝒯 as in (106):
+    sup_{s∈(0,1]} |(𝒯g)(s)| = sup_{t≥0} e^{weight·βt}|g(t)| for g = f_{m₁} − f_{m₂}, 0 < β < β₀.
+
+    ``rate``: the rate in 𝒯 ("β₀" as printed in (106); "β" in the correction); ``s_power``: the
+    power of s in 𝒯's denominator (1); ``weight``: the multiple of β in (110)'s weight (1).
+    """
+
+    rate: str = "β₀"
+    s_power: int = 1
+    weight: Fraction = Fraction(1)
+
+    @property
+    def text(self) -> str:
+        s = "s" if self.s_power == 1 else f"s^{self.s_power}"
+        w = "β" if self.weight == 1 else f"({self.weight})·β"
+        return (f"proof of Lemma A.10, (109) = (110) with 𝒯 of (106), (𝒯f)(s) = "
+                f"f(−log(s)/{self.rate})/{s} on (0, 1]: for 0 < β < β₀, "
+                "sup_(s∈[0,1]) |(𝒯f_(m₁))(s) − (𝒯f_(m₂))(s)| = "
+                f"sup_(t≥0) e^({w}·t)|f_(m₁)(t) − f_(m₂)(t)|")
+
+    def controls(self) -> tuple[Control, ...]:
+        return (Control("power of s in 𝒯 shifted by one: 1/s²",
+                        replace(self, s_power=self.s_power + 1)),
+                Control("sign of the weight's exponent flipped: e^(−βt)",
+                        replace(self, weight=-self.weight)),
+                Control("weight's rate scaled by 9/8", replace(self,
+                                                               weight=self.weight * Fraction(9, 8))))
+
+    def rate_value(self, beta0: Any, beta: Any) -> Any:
+        """The rate 𝒯 uses: β₀ or β."""
+        return beta0 if self.rate == "β₀" else beta
+
+    def lhs(self, x: Any, beta0: Any, beta: Any, g: Callable[[Any], Any], s: Any,
+            absval: Callable[[Any], Any] = abs) -> Any:
+        """|(𝒯g)(s)|, the function whose sup over (0, 1] is (109) (``absval`` = identity gives
+        the signed (𝒯g)(s))."""
+        return absval(transform(x, self.rate_value(beta0, beta), self.s_power, g, s))
+
+    def weight_rate(self, beta: Any) -> Any:
+        """weight·β, the rate of (110)'s weight e^{weight·βt}."""
+        return self.weight.numerator * beta / self.weight.denominator
+
+    def rhs(self, x: Any, beta: Any, g_t: Any, t: Any,
+            absval: Callable[[Any], Any] = abs) -> Any:
+        """e^{weight·βt}|g(t)|, the function whose sup over t ≥ 0 is (110) (signed likewise)."""
+        return x.exp(self.weight_rate(beta) * t) * absval(g_t)
+
+
+def transform_proof(st: TransformSup) -> Proof:
+    """Decide the step for every g: the substitution s = e^{−rt} (r the rate in 𝒯) maps [0, ∞)
+    onto (0, 1] and gives (𝒯g)(e^{−rt}) = e^{p·r·t}g(t) (SymPy, undefined g), so the two sups
+    agree for every g iff p·r = weight·β for 0 < β < β₀; otherwise g(t) = t·e^{−3t} (a difference
+    f_{m₁} − f_{m₂} with f_{m₂} = 0) at β₀ = 1, β = 1/2 has different sups (exact)."""
+    import sympy as sp
+
+    t, beta0, beta = sp.symbols("t beta_0 beta", positive=True)
+    g = sp.Function("g")
+    r = st.rate_value(beta0, beta)
+    p = st.s_power
+    sub = sp.simplify(st.lhs(_Sym(sp), beta0, beta, g, sp.exp(-r * t)) -
+                      sp.exp(p * r * t) * sp.Abs(g(t)))
+    w = st.weight_rate(beta)
+    details = {"(𝒯g)(e^{−rt}) − e^{prt}g(t)": str(sub)}
+    if sub != 0:
+        return Proof(None, "all g", "SymPy could not confirm the substitution", details=details)
+    ok, witness = decide_zero(p * r - w, [{beta0: 1, beta: sp.Rational(1, 2)}])
+    details["p·r − weight·β"] = str(sp.simplify(p * r - w))
+    if ok is True:
+        return Proof(True, "every continuous g = f_(m₁) − f_(m₂) and 0 < β < β₀ (the "
+                     "substitution s = e^{−rt} is a bijection [0, ∞) → (0, 1])",
+                     "SymPy: (𝒯g)(e^{−rt}) = e^{rt}g(t) with an undefined g; rates equal",
+                     details=details)
+    if ok is None:
+        return Proof(None, "all g", "SymPy could not compare the rates", details=details)
+    b0, b = sp.Integer(BETA0.numerator), sp.Rational(BETA.numerator, BETA.denominator)
+    a_l, a_r = (p * r).subs({beta0: b0, beta: b}), w.subs({beta0: b0, beta: b})
+    # sup_t t e^{−(3 − a)t} = 1/(e(3 − a)) for a < 3
+    sup_l, sup_r = 1 / (sp.E * (3 - a_l)), 1 / (sp.E * (3 - a_r))
+    return Proof(False, "g(t) = t·e^{−3t}, β₀ = 1, β = 1/2",
+                 "SymPy: exact sups of t·e^{−(3−a)t}, 1/(e(3 − a))",
+                 counterexample={"g(t)": "t·exp(−3t)", "beta0": "1", "beta": "1/2",
+                                 "sup_s |(𝒯g)(s)| (109)": f"{sup_l} = {sp.N(sup_l, 8)}",
+                                 "sup_t e^(weight·βt)|g(t)| (110)": f"{sup_r} = {sp.N(sup_r, 8)}",
+                                 "rates": f"p·r = {a_l}, weight·β = {a_r}"},
+                 details={**details, **witness})

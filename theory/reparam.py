@@ -1,42 +1,152 @@
-"""Stable reparameterisation of paper W (§3.4, eq. 16 ICLR / eq. 18 arXiv).
+"""Stable reparameterisation of paper W (§3.4, eq. (16) of the ICLR camera-ready).
 
-Printed: "the exponential function g(M) = −e^M and the softplus function g(M) = −log(1 + e^M) map
-the eigenvalues of M to negative range", so the reparameterised RNN dh/dt = σ(g(M)h + …) is stable
-under every perturbation of M; LRU's exp(−exp(ν)) "corresponds to the discrete case" of −e^M.
+Printed: "g: ℝ^{m×m} → ℝ^{m×m,−}, g(M) = W. (16) This reparameterized RNN is stable as the
+eigenvalues' real part are always negative. … The exponential function g(M) = −e^M and the
+softplus function g(M) = −log(1 + e^M) maps the eigenvalues of M to negative range"; and "LRU
+(Orvieto et al., 2023) proposed to parameterizes the real part of eigenvalues by exp(−exp(λ)),
+which corresponds to the discrete case for g(M) = −e^M."
 
-Two readings of g(M):
-- matrix functions (e^M the matrix exponential, log the principal matrix logarithm). By the
-  spectral mapping theorem the eigenvalues of g(M) are g(λ) for the eigenvalues λ = x + iy of M
-  (multiplicities kept, defective M included), and
-    Re(−e^λ) = −e^x cos y,   Re(−Log(1 + e^λ)) = −½ log(1 + 2e^x cos y + e^{2x}).
-  So −e^M is Hurwitz iff cos(Im λ) > 0 for every λ, and −log(I + e^M) iff 2 cos(Im λ) + e^{Re λ} > 0
-  for every λ. Both fail for real M with complex spectrum: M = [[0, −2], [2, 0]] (λ = ±2i,
-  Re(−e^λ) = −cos 2 > 0) and M = [[0, −1], [5, 0]] (λ = ±i√5, |1 + e^{i√5}|² = 2 + 2cos √5 < 1).
-  For M = [[0, −π], [π, 0]], −e^M = I and I + e^M = 0, whose logarithm does not exist. For rational
-  M, cos(Im λ) ≠ 0 and |1 + e^λ| ≠ 1 (Lindemann–Weierstrass: Im λ is algebraic, π/2 + kπ is not;
-  e^x + e^{iy} + e^{−iy} = 0 has no algebraic solution), so certified balls always decide.
-- entrywise (exp of each entry): g(M) has negative entries, but such a matrix need not be Hurwitz:
-  for 2×2, det(−exp(M)) = e^{m₁₁+m₂₂} − e^{m₁₂+m₂₁}, so −exp(M) is Hurwitz iff
-  m₁₁ + m₂₂ > m₁₂ + m₂₁; M = 0 gives eigenvalues {0, −2}.
+:class:`StableReparam` is the one statement of the W.reparam family. Its knobs: the reading of
+g(M) (matrix functions or entrywise), the hypothesis on M (every real M as printed, or the strip
+|Im λ(M)| < h·π of the correction), the sign of g and the margin of the conclusion
+Re λ(g(M)) < −margin. Matrix reading: by the spectral mapping theorem (Higham, *Functions of
+Matrices*, Thm 1.13; multiplicities kept, defective M included) the eigenvalues of g(M) are g(λ)
+for the eigenvalues λ = x + iy of M, and
 
-Corrected: if every eigenvalue of M lies in the strip |Im λ| < π/2 (real spectrum in particular:
-symmetric, triangular, diagonal M, the parameterisations S4/LRU use), −e^M and −log(I + e^M) are
-Hurwitz (the principal logarithm exists since Re(1 + e^λ) > 1), and so for every perturbation that
-keeps the spectrum in the strip (every perturbation within a diagonal or symmetric parameterisation).
+    Re(−e^λ) = −e^x cos y,   Re(−Log(1 + e^λ)) = −½ log(1 + 2e^x cos y + e^{2x}),
+
+so −e^M is Hurwitz iff cos(Im λ) > 0 for every λ, and −log(I + e^M) iff 2cos(Im λ) + e^{Re λ} > 0.
+Both hold on the strip |Im λ| < π/2 (real spectra: symmetric, triangular, diagonal M), where
+Re(1 + e^λ) > 1 also makes the principal logarithm exist; both fail for real M with |Im λ| just
+past π/2 (−e^M) or further (M = [[0, −1], [5, 0]] for softplus). For rational M the signs are
+never 0 (Lindemann–Weierstrass: Im λ is algebraic, π/2 + kπ is not; e^x cos y = μ ≠ 0 rational
+has no algebraic solution), so certified balls always decide. Entrywise reading: a matrix with
+negative entries need not be Hurwitz (M = 0 gives −[[1, 1], [1, 1]], eigenvalues {0, −2}).
+
+:class:`LruEigenvalue` is the LRU sentence, read with "real part" literally or as the modulus.
 """
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.statement import Control, Statement
 
 Matrix = list[list[Fraction]]
 
 # Precision escalation for certified sign decisions (the signs are never 0 for rational M).
 START_BITS = 64
 MAX_BITS = 4096
+MAPS = ("exp", "softplus")
+
+
+def plus_rational(x: Any, q: Fraction) -> Any:
+    """x + q in x's arithmetic (arb, mpmath, SymPy, floats), q an exact rational."""
+    return x if q == 0 else (x * q.denominator + q.numerator) / q.denominator
+
+
+def _pi_multiple(h: Fraction) -> str:
+    """h·π as text: π/2, π, 9π/16."""
+    num = "π" if h.numerator == 1 else f"{h.numerator}π"
+    return num if h.denominator == 1 else f"{num}/{h.denominator}"
+
+
+# ---- the statement ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StableReparam(Statement):
+    """W §3.4 eq. (16): both maps g send every admitted M to a W whose eigenvalues have real part
+    below −``margin``.
+
+    ``reading``: "matrix" (e^M the matrix exponential, log the principal matrix logarithm) or
+    "entrywise"; ``half_width``: the hypothesis |Im λ| < half_width·π on every eigenvalue λ of M
+    (None: every real M, the printed domain ℝ^{m×m}); ``sign``: +1 for the printed maps −e^M and
+    −log(I + e^M), −1 for their negatives; ``margin``: 0 as printed ("real part … negative").
+    """
+
+    reading: str = "matrix"
+    half_width: Fraction | None = None
+    sign: int = 1
+    margin: Fraction = Fraction(0)
+
+    @property
+    def text(self) -> str:
+        s = "−" if self.sign > 0 else ""
+        maps = f"g(M) = {s}e^M and g(M) = {s}log(I + e^M)"
+        how = ("(matrix exponential, principal matrix logarithm)" if self.reading == "matrix"
+               else "(applied to each entry M_ij)")
+        dom = ("every M ∈ ℝ^{m×m}" if self.half_width is None else
+               f"every real M whose eigenvalues all satisfy |Im λ| < {_pi_multiple(self.half_width)}")
+        bound = "0" if self.margin == 0 else f"−{self.margin}"
+        return (f"stable reparameterisation (16), g: ℝ^(m×m) → ℝ^(m×m,−): {maps} {how} map "
+                f"{dom} to a W whose eigenvalues all have Re λ < {bound}, so the reparameterised "
+                "RNN stays stable under every perturbation of M within that set")
+
+    def controls(self) -> tuple[Control, ...]:
+        out = [Control("sign of g flipped (g = +e^M, +log(I + e^M))",
+                       replace(self, sign=-self.sign)),
+               Control("conclusion tightened from Re λ < 0 to Re λ < −1/8",
+                       replace(self, margin=self.margin + Fraction(1, 8)))]
+        if self.half_width is not None:
+            w = self.half_width
+            out.append(Control(f"hypothesis widened from |Im λ| < {_pi_multiple(w)} to "
+                               f"|Im λ| < {_pi_multiple(2 * w)}", replace(self, half_width=2 * w)))
+        return tuple(out)
+
+    # -- the maps and the conclusion, in any arithmetic --
+
+    def g_scalar(self, which: str, z: Any, exp: Callable[[Any], Any],
+                 log: Callable[[Any], Any]) -> Any:
+        """g at a scalar z: sign·(−e^z) or sign·(−Log(1 + e^z)) (an eigenvalue of M under the
+        matrix reading, an entry under the entrywise one)."""
+        e = exp(z)
+        return -self.sign * e if which == "exp" else -self.sign * log(1 + e)
+
+    def g_matrix(self, which: str, expm_m: Any, logm: Callable[[Any], Any], eye: Any) -> Any:
+        """g(M) from e^M (the backend's matrix exponential of M) and a matrix logarithm."""
+        return -self.sign * expm_m if which == "exp" else -self.sign * logm(eye + expm_m)
+
+    def excess(self, re_mu: Any) -> Any:
+        """Re μ + margin for an eigenvalue μ of g(M): the conclusion is excess < 0."""
+        return plus_rational(re_mu, self.margin)
+
+    def strip_bound(self, pi: Any) -> Any:
+        """half_width·π in the arithmetic of ``pi`` (None: no hypothesis)."""
+        if self.half_width is None:
+            return None
+        return self.half_width.numerator * pi / self.half_width.denominator
+
+    def admits(self, m: Matrix) -> bool | None:
+        """Whether M satisfies the hypothesis (certified: flint roots of the exact characteristic
+        polynomial against half_width·π; None when undecided at MAX_BITS)."""
+        import flint
+
+        if self.half_width is None:
+            return True
+        bits = START_BITS
+        while bits <= MAX_BITS:
+            with flint.ctx.workprec(bits):
+                bound = self.strip_bound(flint.arb.pi())
+                ims = [abs(r.imag) for r, _ in certified_eigenvalues(m, bits)]
+                if all(y < bound for y in ims):
+                    return True
+                if any(y > bound for y in ims):
+                    return False
+            bits *= 2
+        return None
+
+    def decide(self, m: Matrix) -> tuple[bool | None, str, dict[str, Any]]:
+        """The conclusion at one admitted M, certified (matrix: spectral mapping on certified
+        eigenvalues; entrywise: Routh–Hurwitz with exact zero tests)."""
+        if self.reading == "matrix":
+            return _decide_matrix(self, m)
+        return _decide_entrywise(self, m)
 
 
 # ---- certified eigenvalues and sign decisions -----------------------------------------------------
@@ -54,29 +164,19 @@ def certified_eigenvalues(m: Matrix, bits: int = 128) -> list[tuple[Any, int]]:
     n = len(m)
     a = flint.fmpq_mat(n, n, [flint.fmpq(x.numerator, x.denominator) for row in m for x in row])
     with flint.ctx.workprec(bits):
-        # complex_roots factors the exact polynomial first: each distinct root once, with its
-        # multiplicity
         roots: list[Any] = a.charpoly().complex_roots()  # (acb, multiplicity) pairs
         return [(r, int(mult)) for r, mult in roots]
 
 
-def mapped_real_part(which: str, lam: Any) -> Any:
-    """Re g(λ) as an arb ball: −e^x cos y (exp) or −log|1 + e^λ| (softplus), for λ = x + iy."""
-    import flint
-
-    lam = flint.acb(lam)
-    if which == "exp":
-        return -(lam.real.exp() * lam.imag.cos())
-    return -abs(1 + lam.exp()).log()
+def _acb_exp(z: Any) -> Any:
+    return z.exp()
 
 
-def decide_matrix_reading(m: Matrix) -> tuple[bool | None, str, dict[str, Any]]:
-    """Whether −e^M and −log(I + e^M) (matrix functions) are both Hurwitz, certified.
+def _acb_log(z: Any) -> Any:
+    return z.log()
 
-    Spectral mapping on :func:`certified_eigenvalues`; precision doubles until every Re g(λ) ball
-    excludes 0 (it always does eventually for rational M, see the module docstring).
-    Returns (holds, certificate, values) with the first violating map and eigenvalue.
-    """
+
+def _decide_matrix(st: StableReparam, m: Matrix) -> tuple[bool | None, str, dict[str, Any]]:
     import flint
 
     bits = START_BITS
@@ -84,46 +184,31 @@ def decide_matrix_reading(m: Matrix) -> tuple[bool | None, str, dict[str, Any]]:
         with flint.ctx.workprec(bits):
             roots = certified_eigenvalues(m, bits)
             undecided = False
-            worst: dict[str, Any] = {}
-            for which in ("exp", "softplus"):
+            worst: dict[str, str] = {}
+            for which in MAPS:
                 for lam, _ in roots:
-                    re = mapped_real_part(which, lam)
-                    if re > 0:
-                        return False, (f"flint at {bits} bits: certified eigenvalue λ of M and the "
-                                       f"ball of Re g(λ) lies in (0, ∞) (spectral mapping)"), {
-                            "M": _show(m), "g": _g_name(which, "matrix"), "lambda(M)": str(lam),
-                            "Re g(lambda)": str(re)}
-                    if not re < 0:
+                    ex = st.excess(st.g_scalar(which, flint.acb(lam), _acb_exp, _acb_log).real)
+                    if ex > 0:
+                        return False, (f"flint at {bits} bits: certified eigenvalue λ of M, and "
+                                       "the ball of Re g(λ) + margin lies in (0, ∞) (spectral "
+                                       "mapping)"), {
+                            "M": _show(m), "g": _g_name(st, which), "lambda(M)": str(lam),
+                            "Re g(lambda) + margin": str(ex)}
+                    if not ex < 0:
                         undecided = True
                     else:
-                        worst.setdefault(which, str(re))
+                        worst.setdefault(which, str(ex))
             if not undecided:
-                return True, f"flint at {bits} bits: every Re g(λ) ball lies in (−∞, 0)", {
-                    "M": _show(m), "max Re g(lambda)": worst}
+                return True, f"flint at {bits} bits: every Re g(λ) + margin ball lies in (−∞, 0)", {
+                    "M": _show(m), "max Re g(lambda) + margin": worst}
         bits *= 2
     return None, f"undecided at {MAX_BITS} bits", {"M": _show(m)}
 
 
-def in_strip(m: Matrix) -> bool | None:
-    """Whether every eigenvalue of M has |Im λ| < π/2 (certified; None if undecided)."""
-    import flint
-
-    bits = START_BITS
-    while bits <= MAX_BITS:
-        with flint.ctx.workprec(bits):
-            half_pi = flint.arb.pi() / 2
-            ims = [abs(r.imag) for r, _ in certified_eigenvalues(m, bits)]
-            if all(y < half_pi for y in ims):
-                return True
-            if any(y > half_pi for y in ims):
-                return False
-        bits *= 2
-    return None
-
-
-def _g_name(which: str, reading: str) -> str:
-    f = "−e^M" if which == "exp" else "−log(I + e^M)"
-    return f + (" (entrywise)" if reading == "entrywise" else " (matrix function)")
+def _g_name(st: StableReparam, which: str) -> str:
+    s = "−" if st.sign > 0 else "+"
+    f = f"{s}e^M" if which == "exp" else f"{s}log(I + e^M)"
+    return f + (" (entrywise)" if st.reading == "entrywise" else " (matrix function)")
 
 
 def _show(m: Matrix) -> str:
@@ -162,26 +247,20 @@ def _det(rows: list[list[Any]]) -> Any:
     return total
 
 
-def _sympy_entry(sp: Any, which: str, q: Fraction, atoms: dict[Fraction, Any],
-                 x_sym: Any, lcm: int) -> Any:
-    """Exact entry g(q): −X^{q·L} with X = e^{1/L} (exp), or −A_q, an atom for log(1 + e^q)."""
-    if which == "exp":
-        return -x_sym ** int(q * lcm)
-    if q not in atoms:
-        atoms[q] = sp.Symbol(f"A{len(atoms)}", positive=True)
-    return -atoms[q]
+def _shifted(st: StableReparam, g: list[list[Any]]) -> list[list[Any]]:
+    """g + margin·I: the conclusion Re μ(g) < −margin says this matrix is Hurwitz."""
+    return [[plus_rational(x, st.margin) if i == j else x for j, x in enumerate(row)]
+            for i, row in enumerate(g)]
 
 
-def entrywise_zero_minor(m: Matrix, which: str) -> int | None:
-    """Index k of a Hurwitz minor of g(M) (entrywise) that is exactly 0, or None if none is.
+def entrywise_zero_minor(st: StableReparam, m: Matrix, which: str) -> int | None:
+    """Index k of a Hurwitz minor of g(M) + margin·I (entrywise g) that is exactly 0, or None.
 
     exp: entries e^q = X^{qL} with X = e^{1/L} transcendental (Lindemann), so a minor is 0 iff it
     is 0 as a Laurent polynomial in X (decided exactly). softplus: entries log(1 + e^q) as
     independent atoms; a minor that vanishes as a polynomial in the atoms is 0; one that does not
     is reported as not identically zero (its sign is left to the balls).
     """
-    import math
-
     import sympy as sp
 
     n = len(m)
@@ -191,9 +270,18 @@ def entrywise_zero_minor(m: Matrix, which: str) -> int | None:
             lcm = lcm * q.denominator // math.gcd(lcm, q.denominator)
     x_sym = sp.Symbol("X", positive=True)
     atoms: dict[Fraction, Any] = {}
-    g = sp.Matrix(n, n, lambda i, j: _sympy_entry(sp, which, m[i][j], atoms, x_sym, lcm))
+
+    def entry(q: Fraction) -> Any:
+        """g(q) exactly: e^q = X^{qL}; log(1 + e^q) an atom A_q."""
+        def log_atom(_: Any) -> Any:
+            if q not in atoms:
+                atoms[q] = sp.Symbol(f"A{len(atoms)}", positive=True)
+            return atoms[q]
+        return st.g_scalar(which, q, lambda _: x_sym ** int(q * lcm), log_atom)
+
+    g = _shifted(st, [[entry(q) for q in row] for row in m])
     s = sp.Symbol("s")
-    cp = sp.Poly((s * sp.eye(n) - g).det(method="berkowitz"), s)
+    cp = sp.Poly((s * sp.eye(n) - sp.Matrix(g)).det(method="berkowitz"), s)
     coeffs = [sp.expand(c) for c in cp.all_coeffs()]
     for k, d in enumerate(hurwitz_minors(coeffs), start=1):
         if sp.expand(d) == 0:
@@ -201,8 +289,16 @@ def entrywise_zero_minor(m: Matrix, which: str) -> int | None:
     return None
 
 
-def decide_entrywise(m: Matrix, which: str) -> tuple[bool | None, str, dict[str, Any]]:
-    """Whether g(M) with g applied entrywise is Hurwitz, certified (Routh–Hurwitz).
+def _arb_exp(x: Any) -> Any:
+    return x.exp()
+
+
+def _arb_log(x: Any) -> Any:
+    return x.log()
+
+
+def _decide_entrywise(st: StableReparam, m: Matrix) -> tuple[bool | None, str, dict[str, Any]]:
+    """Whether g(M) + margin·I (g entrywise) is Hurwitz for both maps, certified.
 
     Minors as flint balls first (precision doubling); a minor < 0 certifies instability, all > 0
     stability; a minor whose ball keeps containing 0 is tested for exact zero
@@ -210,178 +306,226 @@ def decide_entrywise(m: Matrix, which: str) -> tuple[bool | None, str, dict[str,
     """
     import flint
 
-    bits = START_BITS
-    values = {"M": _show(m), "g": _g_name(which, "entrywise")}
-    while bits <= 512:
-        with flint.ctx.workprec(bits):
-            g = flint.arb_mat([[_g_arb(which, q) for q in row] for row in m])
-            cp = g.charpoly().coeffs()  # low → high: [a_n, …, a_1, 1]
-            coeffs = list(reversed(cp))
-            minors = hurwitz_minors(coeffs)
-            for k, d in enumerate(minors, start=1):
-                if d < 0:
-                    return False, (f"flint at {bits} bits: Hurwitz minor Δ_{k} of the "
-                                   "characteristic polynomial has a ball in (−∞, 0)"), {
-                        **values, "minor": k, "Delta": str(d)}
-            if all(d > 0 for d in minors):
-                return True, f"flint at {bits} bits: every Hurwitz minor ball lies in (0, ∞)", values
-        bits *= 2
-    zero = entrywise_zero_minor(m, which)
-    if zero is not None:
-        how = ("e^q = X^(qL) with X = e^(1/L) transcendental" if which == "exp"
+    how = ""
+    values: dict[str, Any] = {"M": _show(m)}
+    for which in MAPS:
+        values = {"M": _show(m), "g": _g_name(st, which)}
+        bits, decided = START_BITS, False
+        while bits <= 512 and not decided:
+            with flint.ctx.workprec(bits):
+                g = _shifted(st, [[st.g_scalar(which, flint.arb(flint.fmpq(q.numerator,
+                                                                            q.denominator)),
+                                                _arb_exp, _arb_log) for q in row] for row in m])
+                coeffs = list(reversed(flint.arb_mat(g).charpoly().coeffs()))
+                minors = hurwitz_minors(coeffs)
+                for k, d in enumerate(minors, start=1):
+                    if d < 0:
+                        return False, (f"flint at {bits} bits: Hurwitz minor Δ_{k} of the "
+                                       "characteristic polynomial of g(M) + margin·I has a ball "
+                                       "in (−∞, 0)"), {**values, "minor": k, "Delta": str(d)}
+                if all(d > 0 for d in minors):
+                    decided = True
+                    how = f"flint at {bits} bits: every Hurwitz minor ball lies in (0, ∞)"
+            bits *= 2
+        if decided:
+            continue
+        zero = entrywise_zero_minor(st, m, which)
+        if zero is None:
+            return None, "undecided: a Hurwitz minor ball contains 0 and is not identically 0", \
+                values
+        why = ("e^q = X^(qL) with X = e^(1/L) transcendental" if which == "exp"
                else "identically 0 as a polynomial in the entries log(1 + e^q)")
-        return False, (f"exact: Hurwitz minor Δ_{zero} = 0 (SymPy; {how}), so some eigenvalue "
-                       "has Re λ ≥ 0"), {**values, "minor": zero, "Delta": "0"}
-    return None, "undecided: a Hurwitz minor ball contains 0 and is not identically 0", values
+        return False, (f"exact: Hurwitz minor Δ_{zero} = 0 (SymPy; {why}), so some eigenvalue "
+                       "has Re λ ≥ −margin"), {**values, "minor": zero, "Delta": "0"}
+    return True, how, values
 
 
-def _g_arb(which: str, q: Fraction) -> Any:
-    import flint
+# ---- symbolic side ----------------------------------------------------------------------------------
 
-    x = flint.arb(flint.fmpq(q.numerator, q.denominator))
-    return -x.exp() if which == "exp" else -(x.exp().log1p())
-
-
-# ---- symbolic proofs -----------------------------------------------------------------------------
-
-def _symbols(sp: Any) -> tuple[Any, Any]:
-    return sp.Symbol("x", real=True), sp.Symbol("y", real=True)
+def _simplest_inside(lo: float, hi: float) -> Fraction | None:
+    """The rational of smallest denominator (≤ 64) strictly inside (lo, hi), or None."""
+    for q in (1, 2, 4, 8, 16, 32, 64):
+        p = math.floor(lo * q) + 1
+        if p / q < hi:
+            return Fraction(p, q)
+    return None
 
 
-def matrix_reading() -> Proof:
-    """The printed claim, matrix-function reading: refuted by exact 2×2 counterexamples (SymPy)."""
+def witness_candidates(st: StableReparam) -> list[tuple[Matrix, str]]:
+    """Exact matrices where the statement may fail, derived from its fields (each is then judged
+    exactly; the derivation only chooses where to look): M = 0 (1×1: the sign of g; 2×2: a
+    singular entrywise g), M = [[x]] with e^x < margin (a margin above 0 is not attained as
+    x → −∞), and the rotation [[0, −b], [b, 0]] with the simplest rational b in (π/2,
+    min(half_width·π, π)) (eigenvalues ±ib past π/2, where cos b < 0)."""
+    zero1: Matrix = [[Fraction(0)]]
+    zero2: Matrix = [[Fraction(0)] * 2 for _ in range(2)]
+    out = [(zero1, "M = 0 (1×1)"), (zero2, "M = 0 (2×2)")]
+    if st.margin > 0:
+        x = Fraction(-math.ceil(-math.log(float(st.margin))) - 1)
+        out.append(([[x]], f"M = [[{x}]]: e^x < margin"))
+    hi = math.pi if st.half_width is None else min(float(st.half_width) * math.pi, math.pi)
+    b = _simplest_inside(math.pi / 2, hi)
+    if b is not None:
+        out.append(([[Fraction(0), -b], [b, Fraction(0)]], f"rotation with eigenvalues ±{b}i"))
+    return out
+
+
+def _exact_excess(st: StableReparam, m: Matrix) -> list[tuple[str, Any, Any]]:
+    """(map, eigenvalue μ of g(M), Re μ + margin) exactly in SymPy: the matrix reading through
+    SymPy's matrix exponential of M (−e^M) and the spectral mapping on M's exact eigenvalues
+    (softplus); the entrywise reading through the exact entries."""
     import sympy as sp
 
-    x, y = _symbols(sp)
-    lam = x + sp.I * y
-    re_exp = sp.expand_complex(sp.re(-sp.exp(lam)))
-    mod2 = sp.expand_complex((1 + sp.exp(lam)) * (1 + sp.exp(sp.conjugate(lam))))
-    details: dict[str, Any] = {
-        "Re(−e^λ)": re_exp,
-        "|1 + e^λ|² − 1": sp.simplify(mod2 - 1),
-    }
-    # exp: M = [[0, −2], [2, 0]], λ = ±2i, Re(−e^{±2i}) = −cos 2, and π/2 < 2 < π
-    m1 = sp.Matrix([[0, -2], [2, 0]])
-    ev1 = sorted(m1.eigenvals(), key=str)
-    e1 = (-m1.exp()).applyfunc(sp.simplify)
-    re1 = [sp.re(sp.expand_complex(-sp.exp(v))) for v in ev1]
-    exp_fails = bool(sp.pi / 2 < 2) and bool(sp.pi > 2) and all(r == -sp.cos(2) for r in re1)
-    # softplus: M = [[0, −1], [5, 0]], λ = ±i√5, |1 + e^λ|² = 2 + 2cos √5 < 1 as 2π/3 < √5 < π
-    m2 = sp.Matrix([[0, -1], [5, 0]])
-    ev2 = sorted(m2.eigenvals(), key=str)
-    mods = [sp.simplify(sp.expand_complex((1 + sp.exp(v)) * (1 + sp.exp(sp.conjugate(v)))))
-            for v in ev2]
-    soft_fails = (all(md == 2 + 2 * sp.cos(sp.sqrt(5)) for md in mods)
-                  and bool(2 * sp.pi / 3 < sp.sqrt(5)) and bool(sp.sqrt(5) < sp.pi))
-    # undefined: M = [[0, −π], [π, 0]]: e^M = −I, so −e^M = I and I + e^M = 0 has no logarithm
-    m3 = sp.Matrix([[0, -sp.pi], [sp.pi, 0]])
-    e3 = m3.exp().applyfunc(sp.simplify)
-    undefined = e3 == -sp.eye(2)
-    details |= {
-        "M1": "[[0, −2], [2, 0]]", "eigenvalues(M1)": ev1, "−e^M1": e1,
-        "Re eigenvalues(−e^M1)": re1, "−cos 2 > 0 (π/2 < 2 < π)": exp_fails,
-        "M2": "[[0, −1], [5, 0]]", "eigenvalues(M2)": ev2, "|1 + e^λ|² on M2": mods,
-        "2 + 2cos √5 < 1 (2π/3 < √5 < π): Re(−log(1 + e^λ)) > 0": soft_fails,
-        "M3 = [[0, −π], [π, 0]]: e^M3 = −I (−e^M3 = I, I + e^M3 = 0: no logarithm)": undefined,
-    }
-    ok = exp_fails and soft_fails and undefined
-    return Proof(False if ok else None,
-                 "real 2×2 counterexamples (exact); every real M by the spectral mapping theorem: "
-                 "Re(−e^λ) = −e^x cos y, Re(−log(1 + e^λ)) = −½log(1 + 2e^x cos y + e^{2x})",
-                 "SymPy: eigenvalues, matrix exponential and real parts in closed form; signs of "
-                 "cos 2 and cos √5 from π/2 < 2 < π and 2π/3 < √5 < π",
-                 counterexample={"M": "0,-2;2,0", "g": "−e^M (matrix exponential)",
-                                 "eigenvalues of g(M)": "−e^{±2i}",
-                                 "Re": "−cos 2 ≈ 0.416 > 0",
-                                 "softplus counterexample": "M = 0,-1;5,0: Re = −½log(2 + 2cos √5) "
-                                                           "≈ 0.133 > 0"} if ok else None,
-                 details=details)
+    a = sp.Matrix([[sp.Rational(x.numerator, x.denominator) for x in row] for row in m])
+    out = []
+    for which in MAPS:
+        if st.reading == "entrywise":
+            g = sp.Matrix([[st.g_scalar(which, x, sp.exp, sp.log) for x in row]
+                           for row in a.tolist()])
+            mus = list(g.eigenvals())
+        elif which == "exp":
+            mus = list(st.g_matrix(which, a.exp(), lambda _: None, sp.eye(len(m))).eigenvals())
+        else:  # the principal logarithm through the spectral mapping on M's exact eigenvalues
+            mus = [st.g_scalar(which, lam, sp.exp, sp.log) for lam in a.eigenvals()]
+        out += [(which, mu, st.excess(sp.re(sp.expand_complex(mu)))) for mu in mus]
+    return out
 
 
-def entrywise_reading() -> Proof:
-    """The printed claim, entrywise reading: refuted (SymPy, exact 2×2)."""
+def reparam_proof(st: StableReparam) -> Proof:
+    """Decide the statement: an exact counterexample among :func:`witness_candidates` (admitted by
+    the hypothesis, certified by flint; Re μ + margin ≥ 0 decided by SymPy), or, for the matrix
+    reading, the general argument: the range of cos y over the statement's strip (SymPy
+    ``function_range``) lies in (0, 1], so e^x cos y > 0 and 2cos y + e^x > 0 for every
+    eigenvalue, and Re(1 + e^λ) > 1 gives the principal logarithm; with the spectral mapping
+    theorem this covers every admitted real M."""
     import sympy as sp
+    from sympy.calculus.util import function_range
 
-    a, b, c, d = sp.symbols("a b c d", real=True)
-    g = -sp.Matrix([[sp.exp(a), sp.exp(b)], [sp.exp(c), sp.exp(d)]])
-    det = sp.simplify(g.det())
-    criterion = sp.simplify(det - (sp.exp(a + d) - sp.exp(b + c))) == 0
-    zero = -sp.Matrix([[1, 1], [1, 1]])  # −exp(0) entrywise
-    ev0 = zero.eigenvals()
-    g1 = -sp.Matrix([[1, sp.E], [sp.E, 1]])  # M = [[0, 1], [1, 0]]
-    ev1 = g1.eigenvals()
-    pos = [v for v in ev1 if bool(v > 0)]
-    soft0 = (-sp.log(2) * sp.Matrix([[1, 1], [1, 1]])).eigenvals()
-    ok = criterion and set(ev0) == {0, -2} and pos == [sp.E - 1] and 0 in soft0
-    return Proof(False if ok else None,
-                 "2×2 (exact): −exp(M) entrywise is Hurwitz iff m₁₁ + m₂₂ > m₁₂ + m₂₁ "
-                 "(trace < 0 always, det = e^{m₁₁+m₂₂} − e^{m₁₂+m₂₁})",
-                 "SymPy: determinant criterion and eigenvalues of −exp(M) at M = 0 and "
-                 "M = [[0, 1], [1, 0]]",
-                 counterexample={"M": "0,0;0,0", "g": "−exp(M) entrywise = −[[1, 1], [1, 1]]",
-                                 "eigenvalues": "{0, −2}: 0 is not negative",
-                                 "strict": "M = 0,1;1,0 gives eigenvalue e − 1 > 0",
-                                 "softplus": "M = 0: −log 2·[[1, 1], [1, 1]], eigenvalues "
-                                             "{0, −2 log 2}"} if ok else None,
-                 details={"det(−exp(M))": det, "eigenvalues at M = 0": ev0,
-                          "eigenvalues at M = [[0,1],[1,0]]": ev1,
-                          "softplus eigenvalues at M = 0": soft0})
-
-
-def strip_theorem() -> Proof:
-    """Corrected: spectrum of M in |Im λ| < π/2 ⇒ −e^M and −log(I + e^M) Hurwitz (SymPy + theorem)."""
-    import sympy as sp
-
-    x, y = _symbols(sp)
-    lam = x + sp.I * y
-    re_exp = sp.expand_complex(sp.re(-sp.exp(lam)))
-    mod2_minus_1 = sp.simplify(sp.expand_complex((1 + sp.exp(lam)) * (1 + sp.exp(x - sp.I * y))) - 1)
-    strip = sp.Interval.open(-sp.pi / 2, sp.pi / 2)
-    cos_min = sp.minimum(sp.cos(y), y, strip)
-    checks = {
-        "Re(−e^λ) = −e^x cos y": sp.simplify(re_exp + sp.exp(x) * sp.cos(y)) == 0,
-        "inf cos y over |y| < π/2 is 0, not attained (cos y > 0 on the open strip)":
-            cos_min == 0 and not any(sp.cos(p) == 0 for p in (-sp.pi / 4, 0, sp.pi / 4)),
-        "|1 + e^λ|² − 1 = e^x(2cos y + e^x) > 0 when cos y ≥ 0":
-            sp.simplify(mod2_minus_1 - sp.exp(x) * (2 * sp.cos(y) + sp.exp(x))) == 0,
-        "Re(1 + e^λ) = 1 + e^x cos y > 1: principal Log(I + e^M) exists":
-            sp.simplify(sp.expand_complex(sp.re(1 + sp.exp(lam))) - 1 - sp.exp(x) * sp.cos(y)) == 0,
-        "sharp for exp: y = 2 (> π/2) gives cos y < 0": bool(sp.cos(2) < 0),
-        "Jordan block: eigenvalue of e^J is e^λ (defective M)":
-            sp.simplify(sp.Matrix([[x, 1], [0, x]]).exp() - sp.exp(x) * sp.Matrix([[1, 1], [0, 1]]))
-            == sp.zeros(2, 2),
-    }
-    ok = all(bool(v) for v in checks.values())
-    return Proof(ok if ok else None,
-                 "every real M whose eigenvalues satisfy |Im λ| < π/2 (all real-spectrum M: "
-                 "symmetric, triangular, diagonal), by the spectral mapping theorem "
-                 "(Higham, Functions of Matrices, Thm 1.13) and the real parts below",
-                 "SymPy: real parts of g(λ) in closed form, sign on the strip, existence of the "
-                 "principal logarithm, sharpness at y = 2, Jordan-block check",
-                 details={k: bool(v) for k, v in checks.items()})
+    t0 = time.perf_counter()
+    tried = []
+    for m, why in witness_candidates(st):
+        if st.admits(m) is not True:
+            tried.append(f"{why}: outside the hypothesis")
+            continue
+        for which, mu, ex in _exact_excess(st, m):
+            if ex.is_negative is False:
+                return Proof(False, f"the exact matrix {why}",
+                             "SymPy: exact eigenvalues of g(M) and the sign of Re μ + margin",
+                             counterexample={"M": _show(m), "g": _g_name(st, which),
+                                             "eigenvalue of g(M)": str(mu),
+                                             "Re + margin": f"{ex} = {sp.N(ex, 8)} ≥ 0",
+                                             "hypothesis": "admitted (certified by flint)"})
+        tried.append(f"{why}: no violation")
+    details: dict[str, Any] = {"candidates": "; ".join(tried)}
+    if st.reading != "matrix":
+        return Proof(None, "entrywise reading: no general argument",
+                     "no exact candidate violates the statement and no proof applies",
+                     details=details)
+    y = sp.Symbol("y", real=True)
+    bound = st.strip_bound(sp.pi)
+    strip = sp.S.Reals if bound is None else sp.Interval.open(-bound, bound)
+    rng = function_range(sp.cos(y), y, strip)
+    cos_positive = bool(rng.inf > 0) or (rng.inf == 0 and bool(rng.left_open))
+    details |= {"range of cos(Im λ) over the hypothesis": str(rng),
+                "cos(Im λ) > 0 on it": cos_positive}
+    if st.sign > 0 and st.margin <= 0 and cos_positive:
+        x = sp.Symbol("x", real=True)
+        lam = x + sp.I * y
+        re_exp = sp.expand_complex(sp.re(st.g_scalar("exp", lam, sp.exp, sp.log)))
+        mod2 = sp.expand_complex((1 + sp.exp(lam)) * (1 + sp.exp(x - sp.I * y)))
+        checks = {
+            "Re(−e^λ) = −e^x cos y": sp.simplify(re_exp + sp.exp(x) * sp.cos(y)) == 0,
+            "|1 + e^λ|² − 1 = e^x(2cos y + e^x)":
+                sp.simplify(mod2 - 1 - sp.exp(x) * (2 * sp.cos(y) + sp.exp(x))) == 0,
+            "Re(1 + e^λ) = 1 + e^x cos y": sp.simplify(
+                sp.expand_complex(sp.re(1 + sp.exp(lam))) - 1 - sp.exp(x) * sp.cos(y)) == 0,
+        }
+        details |= checks
+        if all(checks.values()):
+            scope = ("every real M" if st.half_width is None else
+                     "every real M whose eigenvalues satisfy |Im λ| < "
+                     f"{_pi_multiple(st.half_width)}")
+            return Proof(True, scope,
+                         "spectral mapping theorem (Higham, Thm 1.13) + SymPy: Re g(λ) in closed "
+                         "form, range of cos over the strip in (0, 1], so −e^x cos y < 0, "
+                         "|1 + e^λ| > 1 and Re(1 + e^λ) > 1 (principal logarithm exists)",
+                         details={k: str(v) for k, v in details.items()}
+                         | {"seconds": round(time.perf_counter() - t0, 3)})
+    return Proof(None, "no exact candidate violates the statement and the general argument does "
+                 "not apply", "SymPy", details={k: str(v) for k, v in details.items()})
 
 
-def lru_discrete() -> Proof:
-    """LRU: |exp(−exp(ν) + iθ)| = exp(−exp(ν)) ∈ (0, 1) for real ν, θ; time-1 flow of −e^ν + iθ."""
+# ---- LRU ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LruEigenvalue(Statement):
+    """W §3.4 on LRU: λ = exp(−exp(ν) + iθ) (LRU's eigenvalue) has ``part``(λ) =
+    exp(outer_sign·rate·exp(ν)) for all real ν, θ.
+
+    ``part``: "real part" (the printed word) or "modulus" (|λ|, LRU's stable radius); printed
+    rate 1 and outer sign −1, i.e. exp(−exp(ν)) ∈ (0, 1).
+    """
+
+    part: str = "modulus"
+    rate: Fraction = Fraction(1)
+    outer_sign: int = -1
+
+    @property
+    def text(self) -> str:
+        q = "|λ|" if self.part == "modulus" else "Re λ"
+        s = "−" if self.outer_sign < 0 else ""
+        r = "" if self.rate == 1 else f"({self.rate})·"
+        tail = (", so 0 < |λ| < 1: the time-1 map of dh/dt = (−e^ν + iθ)h, the discrete case of "
+                "g(M) = −e^M" if self.part == "modulus" else
+                ": LRU parameterises the real part of its eigenvalues by exp(−exp(ν))")
+        return (f"for all real ν, θ, LRU's eigenvalue λ = exp(−exp(ν) + iθ) has {q} = "
+                f"exp({s}{r}exp(ν)){tail}")
+
+    def controls(self) -> tuple[Control, ...]:
+        return (Control("outer sign flipped: exp(+exp(ν))", replace(self,
+                                                                    outer_sign=-self.outer_sign)),
+                Control("rate changed from 1 to 9/8: exp(−(9/8)·exp(ν))",
+                        replace(self, rate=self.rate * Fraction(9, 8))))
+
+    def lhs(self, lam: Any, absval: Callable[[Any], Any], real: Callable[[Any], Any]) -> Any:
+        """The quantity of λ the statement is about: |λ| or Re λ."""
+        return absval(lam) if self.part == "modulus" else real(lam)
+
+    def rhs(self, nu: Any, exp: Callable[[Any], Any]) -> Any:
+        """exp(outer_sign·rate·exp(ν))."""
+        return exp(self.outer_sign * self.rate.numerator * exp(nu) / self.rate.denominator)
+
+
+def lru_eigenvalue(nu: Any, theta: Any, exp: Callable[[Any], Any], i: Any) -> Any:
+    """LRU's eigenvalue λ = exp(−exp(ν) + iθ) (Orvieto et al. 2023, eq. (6)): the definition."""
+    return exp(-exp(nu) + i * theta)
+
+
+def lru_proof(st: LruEigenvalue) -> Proof:
+    """Decide the LRU statement for all real ν, θ with SymPy (difference reduced to 0, or an exact
+    point where it is nonzero), with the time-1-map identity as a detail."""
     import sympy as sp
 
     nu, theta, t = sp.symbols("nu theta t", real=True)
-    lam = sp.exp(-sp.exp(nu) + sp.I * theta)
-    modulus = sp.simplify(sp.Abs(lam))
+    lam = lru_eigenvalue(nu, theta, sp.exp, sp.I)
+    lhs = st.lhs(lam, sp.Abs, sp.re)
+    diff = sp.expand_complex(lhs) - st.rhs(nu, sp.exp)
+    points = [{nu: 0, theta: 0}, {nu: 0, theta: 1}, {nu: 1, theta: 1}]
+    ok, witness = decide_zero(diff, points)
     w = -sp.exp(nu) + sp.I * theta
-    h = sp.exp(w * t)  # solution of dh/dt = w h, h(0) = 1
-    checks = {
-        "|λ| = exp(−exp ν)": sp.simplify(modulus - sp.exp(-sp.exp(nu))) == 0,
-        "exp ν > 0, so exp(−exp ν) < 1": bool(sp.exp(nu).is_positive)
-        and bool(sp.exp(-sp.exp(nu)).is_positive),
-        "|λ| < 1 ⟺ exp ν > 0 (log is increasing)": sp.simplify(sp.log(modulus) + sp.exp(nu)) == 0,
-        "h(t) = e^{wt} solves dh/dt = w h with w = g(ν) + iθ, g(ν) = −e^ν":
-            sp.simplify(sp.diff(h, t) - w * h) == 0,
-        "λ = h(1): the time-1 (Δ = 1) map of the continuous eigenvalue −e^ν + iθ":
-            sp.simplify(h.subs(t, 1) - lam) == 0,
+    h = sp.exp(w * t)
+    details = {
+        f"{'|λ|' if st.part == 'modulus' else 'Re λ'} (SymPy)": str(sp.simplify(
+            sp.expand_complex(lhs))),
+        "h(t) = e^{wt} solves dh/dt = w h, w = −e^ν + iθ": sp.simplify(sp.diff(h, t) - w * h) == 0,
+        "λ = h(1) (time-1 map)": sp.simplify(h.subs(t, 1) - lam) == 0,
         "Re w = −e^ν < 0": bool(sp.re(w).is_negative),
     }
-    ok = all(bool(v) for v in checks.values())
-    return Proof(ok if ok else None, "all real ν, θ",
-                 "SymPy: modulus of exp(−e^ν + iθ) and the flow of dh/dt = (−e^ν + iθ)h",
-                 details={k: bool(v) for k, v in checks.items()})
+    if ok is False:
+        return Proof(False, "real ν, θ", "SymPy: the difference at an exact point",
+                     counterexample=witness, details={k: str(v) for k, v in details.items()})
+    if ok is None:
+        return Proof(None, "real ν, θ", "SymPy could not reduce the difference",
+                     details={**{k: str(v) for k, v in details.items()}, **witness})
+    return Proof(True, "all real ν, θ", "SymPy: the difference simplifies to 0",
+                 details={k: str(v) for k, v in details.items()})

@@ -1,13 +1,15 @@
 """Helpers shared by W.activations, W.limit-decay, W.reparam and W.rescaling.
 
 1. Point judgements (CLAIMS.md ground rules 2–3) for checks that are not matrix identities:
-   a residual that must vanish, a quantity that must be negative, a value that must lie in an
-   interval. Point arithmetics are judged against an error bound derived from the problem; ball
-   arithmetic by enclosure. Failures in mpmath become certified when they stay put at doubled
-   precision (the caller supplies the recomputation).
-2. Exact inputs: rational matrices parsed from ``--param`` strings and seeded random draws.
-3. The matrix functions of W.reparam (§3.4, eq. 18 arXiv): g(M) = −e^M and −log(I + e^M) as matrix
-   functions and entrywise, with the eigenvalues of g(M), in every arithmetic.
+   a residual that must vanish or a quantity that must be negative. Point arithmetics are judged
+   against an error bound derived from the problem; ball arithmetic by enclosure. Failures in
+   mpmath become certified when they stay put at doubled precision (the caller supplies the
+   recomputation). The evidence reports the largest value/error-bound ratio as its residual with
+   tolerance 1, which rule C2 compares with the controls'.
+2. Exact inputs: rational matrices parsed from ``--param`` strings and seeded random draws;
+   access to the mpmath context and the torch module of a backend.
+3. The matrix functions of W.reparam (§3.4, eq. (16) of the ICLR camera-ready): the statement's
+   g(M) as matrix functions and entrywise, with the eigenvalues of g(M), in every arithmetic.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import mpmath
 from recmem.checks import tolerance as tol
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
+from recmem.theory.reparam import StableReparam, certified_eigenvalues
 
 Matrix = list[list[Fraction]]
 
@@ -62,6 +65,24 @@ def real_of(ctx: mpmath.ctx_mp.MPContext, x: Any) -> mpmath.mpf:
     return ctx.mpf(complex(x).real)
 
 
+def mp_ctx(backend: AbstractBackend) -> mpmath.ctx_mp.MPContext:
+    """The mpmath context of an mpmath backend (its working precision)."""
+    from recmem.numerics.mpmath_backend import MpmathBackend
+
+    if not isinstance(backend, MpmathBackend):
+        raise TypeError(f"{backend.name} is not an mpmath backend")
+    return backend.ctx
+
+
+def torch_of(backend: AbstractBackend) -> tuple[Any, Any, Any]:
+    """(the torch module, the device, the real dtype) of a torch backend."""
+    from recmem.numerics.torch_backend import TorchBackend
+
+    if not isinstance(backend, TorchBackend):
+        raise TypeError(f"{backend.name} is not a torch backend")
+    return backend.torch, backend.device, backend.rdtype
+
+
 def require_float64(backend: AbstractBackend) -> None:
     """These checks are written for float64 in numpy/torch (tolerances use the backend's u)."""
     from recmem.numerics.backend import BackendUnavailable
@@ -94,17 +115,7 @@ def point_negative(label: str, value: mpmath.mpf, bound: mpmath.mpf) -> Judged:
     return Judged(label, Outcome.INCONCLUSIVE, value, bound, "within its error bound of 0")
 
 
-def point_inside(label: str, value: mpmath.mpf, lo: mpmath.mpf, hi: mpmath.mpf,
-                 bound: mpmath.mpf) -> Judged:
-    """lo ≤ value ≤ hi judged with the value's error bound."""
-    if lo + bound <= value <= hi - bound:
-        return Judged(label, Outcome.PASS, value, bound)
-    if value < lo - bound or value > hi + bound:
-        return Judged(label, Outcome.FAIL, value, bound, f"outside [{mpmath.nstr(lo, 6)}, "
-                                                         f"{mpmath.nstr(hi, 6)}]")
-    return Judged(label, Outcome.INCONCLUSIVE, value, bound, "within its error bound of an end")
-
-
+_TINY = mpmath.mpf(2) ** -1000  # floor of an error bound (an exact ball has radius 0)
 _BOUNDS_CTX = mpmath.MPContext()
 _BOUNDS_CTX.prec = 64  # bounds of balls need few bits; rounding is absorbed by the outward ulps
 
@@ -134,30 +145,43 @@ def ball_zero(label: str, ball: Any, scale: mpmath.mpf, bits: int) -> Judged:
     contains = bool(b.contains(0))
     rad = max(_rad(b.real), _rad(b.imag))
     j = tol.enclosure(contains, rad / (scale if scale > 0 else 1), max_width(bits), bits)
-    return Judged(label, j.outcome, rad, max_width(bits) * scale,
+    # value: the distance of the midpoint from 0 (what separates a statement from its controls);
+    # the radius decides narrowness above
+    dist = _mid_abs(b)
+    return Judged(label, j.outcome, dist, max_width(bits) * scale,
                   "" if contains else "enclosure excludes 0")
+
+
+def _mid_abs(b: Any) -> mpmath.mpf:
+    """|midpoint| of an acb ball (few bits suffice)."""
+    from recmem.numerics.flint_backend import arb_to_mpf
+
+    re, im = arb_to_mpf(b.real.mid(), _BOUNDS_CTX), arb_to_mpf(b.imag.mid(), _BOUNDS_CTX)
+    return _BOUNDS_CTX.sqrt(re * re + im * im)
 
 
 def ball_negative(label: str, ball: Any) -> Judged:
     """A real ball that must be negative: upper < 0 passes, lower > 0 refutes, else undecided."""
+    from recmem.numerics.flint_backend import arb_to_mpf
+
+    mid, width = arb_to_mpf(ball.mid(), _BOUNDS_CTX), 2 * _rad(ball)
     if ball < 0:
-        return Judged(label, Outcome.PASS, arb_bounds(ball)[1], 2 * _rad(ball))
+        return Judged(label, Outcome.PASS, mid, width)
     if ball > 0:
-        return Judged(label, Outcome.REFUTE, arb_bounds(ball)[0], 2 * _rad(ball),
-                      "enclosure lies in (0, ∞)")
-    return Judged(label, Outcome.INCONCLUSIVE, arb_bounds(ball)[1], 2 * _rad(ball),
-                  "enclosure contains 0")
+        return Judged(label, Outcome.REFUTE, mid, width, "enclosure lies in (0, ∞)")
+    return Judged(label, Outcome.INCONCLUSIVE, mid, width, "enclosure contains 0")
 
 
-def ball_inside(label: str, ball: Any, lo: Any, hi: Any) -> Judged:
-    """A real ball that must lie in [lo, hi] (lo, hi balls): inside passes, disjoint refutes
-    (decided by flint's own certified comparisons)."""
-    if ball.lower() >= lo.upper() and ball.upper() <= hi.lower():
-        return Judged(label, Outcome.PASS, 2 * _rad(ball), None)
-    if ball.upper() < lo.lower() or ball.lower() > hi.upper():
-        return Judged(label, Outcome.REFUTE, arb_bounds(ball)[0], 2 * _rad(ball),
-                      "enclosure disjoint from the interval")
-    return Judged(label, Outcome.INCONCLUSIVE, 2 * _rad(ball), None, "enclosure overlaps an end")
+NORMALISED = ("; residual = the largest value/error bound over the points (a zero test passes "
+              "when ≤ 1, a sign test when ≤ −1 and fails when > 1), tolerance 1 (one error bound)")
+
+
+def normalised(j: Judged) -> mpmath.mpf | None:
+    """A point's value in units of its error bound: what rule C2 compares between a statement and
+    its controls (a control is told apart when it moves this by more than one bound)."""
+    if j.value is None or j.bound is None or not mpmath.isfinite(j.bound):
+        return None
+    return j.value / max(j.bound, _TINY)
 
 
 def evidence(check: str, backend: AbstractBackend, judged: Sequence[Judged], t0: float, *,
@@ -188,23 +212,23 @@ def evidence(check: str, backend: AbstractBackend, judged: Sequence[Judged], t0:
         outcome = Outcome.SKIPPED
     else:
         outcome = Outcome.PASS
-    worst = failing[0] if failing else next(
-        (j for j in judged if j.outcome is Outcome.INCONCLUSIVE),
-        max(judged, key=lambda j: (j.value / j.bound) if j.value is not None and j.bound
-            else mpmath.mpf(0), default=None))
     counts = {str(o): outcomes.count(o) for o in set(outcomes)}
     msg = ", ".join(f"{n} {o}" for o, n in sorted(counts.items()))
+    worst = failing[0] if failing else next(
+        (j for j in judged if j.outcome is Outcome.INCONCLUSIVE), None)
     if worst is not None and outcome is not Outcome.PASS:
         msg += f"; first at {worst.label}" + (f" ({worst.detail})" if worst.detail else "")
     ce = None
     if failing:
         ce = {"point": failing[0].label, "value": tol.fmt(failing[0].value, 8),
               "error bound": tol.fmt(failing[0].bound), "detail": failing[0].detail}
+    ratios = [normalised(j) for j in judged]
+    known = [r for r in ratios if r is not None]
+    residual = tol.fmt(max(known)) if known else None
     return Evidence(check=check, kind=kind, backend=backend.name, outcome=outcome,
                     precision_bits=backend.precision_bits, instances=len(judged),
-                    residual=None if worst is None else tol.fmt(worst.value),
-                    tolerance=None if worst is None else tol.fmt(worst.bound),
-                    tolerance_source=tolerance_source, counterexample=ce,
+                    residual=residual, tolerance="1" if residual is not None else None,
+                    tolerance_source=tolerance_source + NORMALISED, counterexample=ce,
                     certified_by=certified_by, message=msg, data=data or {},
                     seconds=time.perf_counter() - t0)
 
@@ -243,109 +267,114 @@ def mp_matrix(ctx: mpmath.ctx_mp.MPContext, m: Matrix) -> Any:
 
 # ---- 3. W.reparam: g(M) and its eigenvalues in every arithmetic ----------------------------------
 
-MAPS = ("exp", "softplus")
-READINGS = ("matrix", "entrywise")
+def eigenvalues(backend: AbstractBackend, law: StableReparam, m: Matrix, which: str) -> list[Any]:
+    """Eigenvalues of the statement's g(M) computed in ``backend`` (mpmath mpc, or acb balls for
+    flint): the definition the statement's conclusion is judged on.
 
-
-def g_scalar(ctx: mpmath.ctx_mp.MPContext, which: str, z: Any) -> Any:
-    """g on a scalar: −e^z or −Log(1 + e^z) (principal branch), in an mpmath context."""
-    return -ctx.exp(z) if which == "exp" else -ctx.log(1 + ctx.exp(z))
-
-
-def eigenvalues(backend: AbstractBackend, m: Matrix, which: str, reading: str) -> list[Any]:
-    """Eigenvalues of g(M) computed in ``backend`` (as mpmath mpc, or acb balls for flint).
-
-    matrix reading: g(M) = −expm(M) or −logm(I + expm(M)) with the backend's matrix functions
-    (mpmath expm/logm, scipy expm/logm, torch.linalg.matrix_exp, flint acb_mat.exp); torch and flint
-    have no matrix logarithm, so there −log(I + e^M) is formed from the eigen-decomposition of
-    M (torch) or by the spectral mapping theorem on certified eigenvalues of M (flint).
-    entrywise reading: g applied to every entry. Eigenvalues by each backend's eigensolver.
+    matrix reading: g(M) from the backend's matrix exponential (mpmath expm, scipy expm,
+    torch.linalg.matrix_exp, flint acb_mat.exp) and the principal logarithm of I + e^M as the
+    primary matrix function V·diag(Log μ)·V⁻¹ from the backend's eigen-decomposition of I + e^M
+    (a defective M has κ = ∞ and is not judged); flint has no such route, so there softplus, and
+    exp when flint cannot isolate the eigenvalues of e^M, go by the spectral mapping theorem on
+    certified eigenvalues of M. Entrywise reading: g applied to every entry. Eigenvalues by each
+    backend's eigensolver.
     """
     kind = backend.spec.kind
     if kind == "mpmath":
-        return _eig_mpmath(backend, m, which, reading)
+        return _eig_mpmath(backend, law, m, which)
     if kind == "numpy":
-        return _eig_numpy(backend, m, which, reading)
+        return _eig_numpy(law, m, which)
     if kind == "torch":
-        return _eig_torch(backend, m, which, reading)
+        return _eig_torch(backend, law, m, which)
     if kind == "flint":
-        return _eig_flint(backend, m, which, reading)
+        return _eig_flint(backend, law, m, which)
     raise ValueError(f"no eigenvalue route for {backend.name}")
 
 
-def _eig_mpmath(backend: AbstractBackend, m: Matrix, which: str, reading: str) -> list[Any]:
-    ctx = backend.ctx
+def _eig_mpmath(backend: AbstractBackend, law: StableReparam, m: Matrix, which: str) -> list[Any]:
+    ctx = mp_ctx(backend)
     a = mp_matrix(ctx, m)
     n = a.rows
-    if reading == "entrywise":
+    if law.reading == "entrywise":
         g = ctx.matrix(n, n)
         for i in range(n):
             for j in range(n):
-                g[i, j] = g_scalar(ctx, which, a[i, j])
+                g[i, j] = law.g_scalar(which, a[i, j], ctx.exp, ctx.log)
     else:
-        e = ctx.expm(a)
-        g = -e if which == "exp" else -ctx.logm(ctx.eye(n) + e)
+        def logm(b: Any) -> Any:
+            # V diag(Log μ) V⁻¹ from the eigen-decomposition of the diagonalisable I + e^M
+            # (mpmath's logm, inverse scaling and squaring, costs ~50 ms per 3×3 at 256 bits)
+            mu, v = ctx.eig(b)
+            return v * ctx.diag([ctx.log(x) for x in mu]) * ctx.inverse(v)
+
+        g = law.g_matrix(which, ctx.expm(a), logm, ctx.eye(n))
     return [ctx.mpc(v) for v in ctx.eig(g, left=False, right=False)]
 
 
-def _eig_numpy(backend: AbstractBackend, m: Matrix, which: str, reading: str) -> list[Any]:
+def _eig_numpy(law: StableReparam, m: Matrix, which: str) -> list[Any]:
     import numpy as np
     import scipy.linalg as sl
 
-    dt = np.float32 if backend.spec.dtype == "float32" else np.float64
-    a = np.array([[x.numerator / x.denominator for x in row] for row in m], dtype=dt)
-    if reading == "entrywise":
-        g = -np.exp(a) if which == "exp" else -np.logaddexp(dt(0), a)
+    a = np.array([[x.numerator / x.denominator for x in row] for row in m], dtype=np.float64)
+    if law.reading == "entrywise":
+        # log(1 + e^z) as logaddexp(0, z): the same function without overflow of e^z
+        g = law.g_scalar(which, a, np.exp, lambda one_plus_e: np.logaddexp(0.0, a))
     else:
-        e = sl.expm(a)
-        g = -e if which == "exp" else -sl.logm(np.eye(len(m), dtype=dt) + e)
+        def logm(b: Any) -> Any:
+            # V diag(Log μ) V⁻¹ for the diagonalisable I + e^M (scipy's logm costs ~20 ms)
+            mu, v = np.linalg.eig(b)
+            return v @ np.diag(np.log(mu.astype(complex))) @ np.linalg.inv(v)
+
+        g = law.g_matrix(which, sl.expm(a), logm, np.eye(len(m)))
     return [complex(v) for v in np.linalg.eigvals(g)]
 
 
-def _eig_torch(backend: AbstractBackend, m: Matrix, which: str, reading: str) -> list[Any]:
-    torch = backend.torch
-    rd, dev = backend.rdtype, backend.device
+def _eig_torch(backend: AbstractBackend, law: StableReparam, m: Matrix, which: str) -> list[Any]:
+    torch, dev, rd = torch_of(backend)
     a = torch.tensor([[x.numerator / x.denominator for x in row] for row in m], dtype=rd, device=dev)
-    if reading == "entrywise":
-        g = -torch.exp(a) if which == "exp" else -torch.nn.functional.softplus(a)
-    elif which == "exp":
-        g = -torch.linalg.matrix_exp(a)
+    if law.reading == "entrywise":
+        g = law.g_scalar(which, a, torch.exp,
+                         lambda one_plus_e: torch.nn.functional.softplus(a))
     else:
-        # no matrix logarithm in torch: softplus(M) = V diag(Log(1 + e^λ)) V⁻¹ (diagonalisable M)
-        lam, v = torch.linalg.eig(a)
-        f = torch.log1p(torch.exp(lam))
-        g = -(v @ torch.diag(f) @ torch.linalg.inv(v))
+        def logm(b: Any) -> Any:
+            # no matrix logarithm in torch: V diag(Log μ) V⁻¹ for the diagonalisable I + e^M
+            mu, v = torch.linalg.eig(b)
+            return v @ torch.diag(torch.log(mu)) @ torch.linalg.inv(v)
+
+        eye = torch.eye(len(m), dtype=rd, device=dev)
+        g = law.g_matrix(which, torch.linalg.matrix_exp(a), logm, eye)
     return [complex(x) for x in torch.linalg.eigvals(g).cpu().tolist()]
 
 
-def _eig_flint(backend: AbstractBackend, m: Matrix, which: str, reading: str) -> list[Any]:
+def _eig_flint(backend: AbstractBackend, law: StableReparam, m: Matrix, which: str) -> list[Any]:
     import flint
-
-    from recmem.theory.reparam import certified_eigenvalues
 
     bits = backend.precision_bits
     with flint.ctx.workprec(bits):
         a = flint.acb_mat([[flint.acb(flint.fmpq(x.numerator, x.denominator)) for x in row]
                            for row in m])
         n = len(m)
-        if reading == "entrywise":
-            g = flint.acb_mat([[_g_acb(which, a[i, j]) for j in range(n)] for i in range(n)])
-            return _acb_eig(g, bits)
+
+        def exp(z: Any) -> Any:
+            return z.exp()
+
+        def log(z: Any) -> Any:
+            return z.log()
+
+        if law.reading == "entrywise":
+            g = flint.acb_mat([[law.g_scalar(which, a[i, j], exp, log) for j in range(n)]
+                               for i in range(n)])
+            return _acb_eig(g)
         if which == "exp":
-            out = _acb_eig(-a.exp(), bits)
+            out = _acb_eig(law.g_matrix(which, a.exp(), log, None))
             if out:
                 return out
-        # spectral mapping theorem on certified eigenvalues of M (also the fallback when eig of
-        # e^M cannot isolate repeated or defective eigenvalues)
+        # spectral mapping theorem on certified eigenvalues of M
         roots = certified_eigenvalues(m, bits)
-        return [_g_acb(which, r) for r, mult in roots for _ in range(mult)]
+        return [law.g_scalar(which, r, exp, log) for r, mult in roots for _ in range(mult)]
 
 
-def _g_acb(which: str, z: Any) -> Any:
-    return -z.exp() if which == "exp" else -(1 + z.exp()).log()
-
-
-def _acb_eig(g: Any, bits: int) -> list[Any]:
+def _acb_eig(g: Any) -> list[Any]:
     """Certified eigenvalue enclosures of a ball matrix, or [] when flint cannot isolate them."""
     try:
         return list(g.eig(multiple=True))
@@ -353,11 +382,12 @@ def _acb_eig(g: Any, bits: int) -> list[Any]:
         return []
 
 
-def kappa_data(m: Matrix, which: str, reading: str, bits: int = 128) -> tuple[mpmath.mpf, mpmath.mpf]:
+def kappa_data(law: StableReparam, m: Matrix, which: str,
+               bits: int = 128) -> tuple[mpmath.mpf, mpmath.mpf]:
     """(κ₂(V), S) at high precision for the error bound of eigenvalues of g(M) in floats.
 
     V: unit-column eigenvector matrix of g(M) (that of M for the matrix reading: g(M) shares M's
-    eigenvectors). S bounds ‖δg(M)‖/u for a backward-stable evaluation: ‖g(M)‖₂ for entrywise g;
+    eigenvectors). S bounds ‖δg(M)‖/u for a backward-stable evaluation: ‖g(M)‖ for entrywise g;
     for matrix functions ‖g(M)‖₂ + ‖M‖₂·κ₂(V)²·max|g[λ_i, λ_j]| (Daleckiĭ–Kreĭn bound on the
     Fréchet derivative of a diagonalisable M, divided differences through g′ on segments).
     Eigenvalues of g(M) then move by at most c·n·u·κ₂(V)·S (Bauer–Fike). Defective M: κ = ∞.
@@ -366,11 +396,11 @@ def kappa_data(m: Matrix, which: str, reading: str, bits: int = 128) -> tuple[mp
     ctx.prec = bits
     a = mp_matrix(ctx, m)
     n = a.rows
-    if reading == "entrywise":
+    if law.reading == "entrywise":
         g = ctx.matrix(n, n)
         for i in range(n):
             for j in range(n):
-                g[i, j] = g_scalar(ctx, which, a[i, j])
+                g[i, j] = law.g_scalar(which, a[i, j], ctx.exp, ctx.log)
         lam, v = ctx.eig(g)
     else:
         lam, v = ctx.eig(a)
@@ -381,18 +411,18 @@ def kappa_data(m: Matrix, which: str, reading: str, bits: int = 128) -> tuple[mp
             v[i, j] /= col
     s = ctx.svd_c(v, compute_uv=False)
     kappa = s[0] / s[n - 1] if s[n - 1] > ctx.mpf(2) ** (-bits // 2) else ctx.inf
-    if reading == "entrywise":
+    if law.reading == "entrywise":
         return kappa, ctx.mnorm(g, "f")
     if not ctx.isfinite(kappa):
         return kappa, ctx.inf
-    gl = [g_scalar(ctx, which, x) for x in lam]
+    gl = [law.g_scalar(which, x, ctx.exp, ctx.log) for x in lam]
     g_norm = max(abs(x) for x in gl) * kappa
     dd = mpmath.mpf(0)
     for x in lam:
         for y in lam:
             for k in range(9):
                 w = x + (y - x) * ctx.mpf(k) / 8
-                # g′(w): −e^w, or −σ(w) = −e^w/(1 + e^w) for softplus
+                # |g′(w)|: e^w (exp), or e^w/(1 + e^w) (softplus), whatever the sign of g
                 d = ctx.exp(w) if which == "exp" else ctx.exp(w) / (1 + ctx.exp(w))
                 dd = max(dd, abs(d))
     m_norm = ctx.mnorm(a, "f")  # Frobenius ≥ ‖M‖₂
