@@ -3,12 +3,12 @@ App. B eq. 21–22).
 
 N is the state size *including* the timestamp channel, as in §3.2 ("Ω_k ∈ ℂ^{N−1×P} … we need
 N > P + 1"): Ω_k has the N − 1 Vandermonde rows and x̃_k is the state without its timestamp entry.
+The statement (formula and hypotheses) is ``theory.sparse.SparseRecovery``; every side reads it.
 """
 
 from __future__ import annotations
 
 import time
-from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
@@ -19,7 +19,7 @@ from recmem.checks.claims.paper_o._common import p_n, p_rmax, p_rmin
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
-from recmem.numerics.exact import QQi
+from recmem.theory.sparse import SparseRecovery, judge_sparse, sparse_proof
 
 QUOTE = ("x̃_k = V_k u_{1:k} = \\underbrace{V_k · Ψ_k}_{Ω_k} · α^{u_{1:k}}, (6) where "
          "Ω_k ∈ ℂ^{N−1×P}. "
@@ -29,92 +29,85 @@ QUOTE = ("x̃_k = V_k u_{1:k} = \\underbrace{V_k · Ψ_k}_{Ω_k} · α^{u_{1:k}}
 
 
 def _problem(ctx: Context) -> sp.SparseProblem:
-    n = int(ctx["N"])
-    return sp.problem(ctx, 1, n - 1)
+    return sp.problem(ctx, 1, int(ctx["N"]) - 1)
 
 
-def _check_sizes(ctx: Context) -> None:
+def _check_sizes(ctx: Context, law: SparseRecovery) -> None:
+    """The default instance must satisfy the statement's size hypothesis (a usage error else)."""
     n, p = int(ctx["N"]), int(ctx["P"])
-    if not n > p + 1:
-        raise ValueError(f"the claim's hypothesis needs N > P + 1, got N={n}, P={p}")
+    if not law.admits_size(n, p):
+        raise ValueError(f"the claim's hypothesis needs N > P + {law.n_margin}, got N={n}, P={p}")
 
 
 def symbolic(ctx: Context) -> list[Evidence]:
-    """Eq. 6 as a polynomial identity (M = 1) and α = Ω_k⁺x̃_k exactly on the default instance."""
-    from recmem.theory.sparse import recovery_identity, state_identity
-
-    _check_sizes(ctx)
+    """The statement decided symbolically (theory.sparse.sparse_proof): the state lemma as a
+    polynomial identity and the recovery step, or an exact counterexample."""
     t0 = time.perf_counter()
-    ev = [from_proof(state_identity(k_max=4, m_max=1, r_max=3, p=2),
-                         time.perf_counter() - t0, "eq. 6: x̃_k = V_kΨ_kα (symbolic)")]
-    prob = _problem(ctx)
-    t0 = time.perf_counter()
-    proof = recovery_identity(prob.lam0, prob.blocks, prob.basis, prob.alpha, sp.steps(ctx, prob),
-                              prob.description)
-    ev.append(from_proof(proof, time.perf_counter() - t0, "eq. 22: α = Ω_k⁺x̃_k (exact)"))
-    return ev
+    proof = sparse_proof(ctx.law(SparseRecovery))
+    return [from_proof(proof, time.perf_counter() - t0)]
 
 
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    """α̂ = Ω_k⁺x̃_k in the backend, x̃_k from the recurrence, against the exact α."""
-    _check_sizes(ctx)
-    return sp.recovery_checks(backend, ctx, _problem(ctx))
+    """α̂ = G(Ω_k)x̃ in the backend, x̃ from the recurrence, against the exact α, at the first k
+    the statement's rank hypothesis admits."""
+    law = ctx.law(SparseRecovery)
+    _check_sizes(ctx, law)
+    prob = _problem(ctx)
+    return [sp.recovery_part(backend, ctx, prob, law.recovery, k, f"α̂ vs α at k = {k}")
+            for k in sp.steps(ctx, prob, law.recovery)]
 
 
-# Strategies built once: building them inside the composite costs more than judging an instance.
-_ENTRY = sp.small_fractions(2)
-_NODE = sp.small_nodes()
+_SIZE_STEP = st.sampled_from((0, 1, -1, -2))  # N − 1 − (P + margin): inside first, then outside
 
 
-@st.composite
-def instances(draw: Any) -> dict[str, Any]:
-    """Small exact instances of the stated domain: P ≤ 3, N − 1 ∈ {P+1, P+2}, k ≤ 5, any Ψ_k, α."""
-    p = draw(st.integers(1, 3))
-    m = draw(st.integers(p + 1, p + 2))
-    k = draw(st.integers(1, 5))
-    nodes = [draw(_NODE) for _ in range(m)]
-    psi = [[draw(_ENTRY) for _ in range(p)] for _ in range(k)]
-    alpha = [draw(_ENTRY) for _ in range(p)]
-    return {"P": p, "N": m + 1, "k": k, "nodes": nodes, "psi": psi, "alpha": alpha}
+def instances(law: SparseRecovery) -> Any:
+    """Small exact instances around the statement's domain: P ≤ 3, N − 1 from P + margin (the
+    smallest size the hypothesis N > P + margin admits) and one more down to P − 2 (outside it),
+    k ≤ 4 (k < P: rank-deficient Ψ_k, outside rank Ω_k = P), any exact integer Ψ_k and α (one draw
+    each), distinct exact nodes in the closed unit disk. The simplest draw is a generic instance
+    inside the hypothesis (``_sparse.int_matrix``, ``_sparse.distinct_nodes``)."""
+
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        p = draw(sp.int_range(1, 3))
+        rows = max(1, p + law.n_margin + draw(_SIZE_STEP))
+        k = draw(sp.int_range(1, 4))
+        nodes = sp.distinct_nodes(draw, rows)
+        psi = sp.int_matrix(draw, k, p)
+        alpha = sp.int_matrix(draw, 1, p, salt=1)[0]
+        return {"P": p, "N": rows + 1, "k": k, "nodes": nodes, "psi": psi, "alpha": alpha}
+
+    return build()
 
 
 def holds(inst: dict[str, Any], ctx: Context) -> Instance:
-    """Exact: if rank Ω_k = P (the hypothesis), Ω_k⁺x̃_k must equal α; else vacuously true."""
-    from recmem.theory.sparse import recovery_instance
-
-    cols = inst["psi"]
-    basis = [[[cols[t][i] for t in range(inst["k"])]] for i in range(inst["P"])]
-    r = recovery_instance(QQi(Fraction(1, 2)), [inst["nodes"]], basis, inst["alpha"], inst["k"])
-    values = {"P": inst["P"], "N": inst["N"], "k": inst["k"],
-              "nodes": [str(q) for q in inst["nodes"]],
-              "Psi_k": [[str(v) for v in row] for row in cols],
-              "alpha": [str(v) for v in inst["alpha"]], "rank_Omega": r["rank"]}
-    if r["rank"] < inst["P"]:
-        return Instance(True, "exact arithmetic over ℚ(i)", values,
-                        "rank Ω_k < P: outside the hypothesis (vacuously true)")
-    ok = bool(r["recovered"]) and bool(r["state_ok"])
-    return Instance(ok, "exact arithmetic over ℚ(i)", values,
-                    "" if ok else "Ω_k⁺x̃_k ≠ α with rank Ω_k = P")
+    """Exact (theory.sparse.judge_sparse): where the statement's hypotheses hold, its estimate
+    must equal α; elsewhere vacuously true."""
+    j = judge_sparse(ctx.law(SparseRecovery), inst)
+    return Instance(j.holds, j.certified_by, j.values, j.detail)
 
 
 CLAIMS = [
     Claim(
         id="O.sparse",
         title="Sparse recovery α = Ω_k⁺x_k",
-        statement="With u_{1:k} = Ψ_kα and Ω_k = V_kΨ_k (rank P, N > P + 1): α = Ω_k⁺x_k "
-                  "(x_k: the N − 1 Vandermonde channels of the state)",
+        statement=SparseRecovery(),
         provenance=Provenance("O", "§3.2 eq. (6); App. B eq. (21)–(22)", QUOTE),
         tolerance="exact (SymPy, ℚ(i)); enclosure (flint); c·(k + N − 1)·κ₂(Ω_k)·u with κ₂ "
                   "certified from the exact Ω_k (floats)",
         uses=("O.vandermonde-form", "O.reconstruct"),
         params=(p_n(12, "state size N including the timestamp channel (N − 1 Vandermonde rows)"),
-                sp.p_length(32), sp.p_count(4), sp.p_ks(), sp.p_exact_nodes(), p_rmin(), p_rmax()),
+                sp.p_length(32), sp.p_count(4),
+                sp.p_ks(auto="the first k with rank Ω_k = P, the edge of the hypothesis"),
+                sp.p_exact_nodes(), p_rmin(), p_rmax()),
         symbolic=symbolic,
         numeric=numeric,
-        strategy=lambda ctx: instances(),
+        strategy=lambda ctx: instances(ctx.law(SparseRecovery)),
         holds=holds,
-        notes="Ψ: the first P Haar functions (±1, exact; numerics.haar). 'auto' steps: the first k "
-              "with rank Ψ_k = P (k = 25 for L = 32, P = 4) and k = L; for smaller k the Haar Ψ_k "
-              "has rank < P and the hypothesis fails.",
+        notes="Ψ: the first P Haar functions (±1, exact; numerics.haar). 'auto' step: the first k "
+              "the statement's hypothesis admits (k = 25 for L = 32, P = 4: for smaller k the Haar "
+              "Ψ_k has rank < P); a control that widens the hypothesis is checked where it first "
+              "differs (k = 17, rank Ω_k = 3). N > P + 1 is not needed: rank Ω_k = P forces "
+              "N − 1 ≥ P, so that hypothesis has no control.",
     ),
 ]
