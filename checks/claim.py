@@ -115,7 +115,9 @@ class Context:
     controls), the claim's parameters, the seed, the working precision and budgets.
 
     ``cache`` belongs to one statement: the runner gives every control a fresh one, so nothing
-    computed for the statement can stand in for a control's computation.
+    computed for the statement can stand in for a control's computation. ``shared`` is one
+    dict for the claim's run, seen by the statement and its controls alike: only data that does
+    not depend on the statement (exact inputs, certified condition numbers) may go there.
     """
 
     params: Mapping[str, Any]
@@ -124,6 +126,7 @@ class Context:
     search_examples: int = 60
     cache: dict[Any, Any] = field(default_factory=dict)
     statement: Statement | None = None
+    shared: dict[Any, Any] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Any:
         return self.params[name]

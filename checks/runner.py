@@ -90,7 +90,7 @@ def _guard(check: str, backend: str, fn: Callable[[], list[Evidence]],
 
 
 def _checks(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
-            arithmetics: set[str] | None = None) -> list[Evidence]:
+            arithmetics: set[str] | None = None, shrink: bool = True) -> list[Evidence]:
     """Every check of ``claim`` on ``ctx.statement``: the symbolic side (when ``sympy`` is
     selected), the exact counterexample search (always: it is exact, so no precision choice
     changes it), and the numeric side once per selected arithmetic (only those in
@@ -100,8 +100,8 @@ def _checks(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
         sym = claim.symbolic
         evidence += _guard("symbolic", "sympy", lambda: sym(ctx), "symbolic")
     if claim.strategy is not None and claim.holds is not None:
-        evidence += _guard("counterexample search", SEARCH_BACKEND, lambda: [search(claim, ctx)],
-                           "search")
+        evidence += _guard("counterexample search", SEARCH_BACKEND,
+                           lambda: [search(claim, ctx, shrink=shrink)], "search")
     if claim.numeric is None:
         return evidence
     for spec in backends:
@@ -122,9 +122,10 @@ def run_controls(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
                  evidence: Sequence[Evidence]) -> list[ControlRun]:
     """Each negative control of ``claim`` through the same checks as the statement.
 
-    A control runs the symbolic side and the search, and the numeric side in every arithmetic in
-    which the statement passed a check (rule C needs a counterpart there), or in the first
-    selected arithmetic when none passed. Every control gets a fresh cache.
+    A control runs the symbolic side and the search (its first counterexample is enough: no
+    shrinking), and the numeric side in every arithmetic in which the statement passed a check
+    (rule C needs a counterpart there), or in the first selected arithmetic when none passed.
+    Every control gets a fresh ``cache``; ``shared`` (statement-independent data) is shared.
     """
     passed = {e.backend for e in evidence if e.outcome is Outcome.PASS}
     arithmetic = [str(s) for s in backends if not s.is_symbolic]
@@ -132,7 +133,7 @@ def run_controls(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
     runs = []
     for control in claim.controls:
         cctx = replace(ctx, statement=control.statement, cache={})
-        ev = _checks(claim, cctx, backends, chosen)
+        ev = _checks(claim, cctx, backends, chosen, shrink=False)
         runs.append(ControlRun(control.change, control.statement.text,
                                decide(ev, claim.decided_by).verdict, ev, counterexample_of(ev)))
     return runs

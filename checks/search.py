@@ -30,8 +30,9 @@ SEARCH_BACKEND = "exact (Hypothesis search)"
 
 
 def search(claim: Claim, ctx: Context, max_examples: int | None = None,
-           backend: str = SEARCH_BACKEND) -> Evidence:
-    """Search ``claim``'s domain for a certified counterexample."""
+           backend: str = SEARCH_BACKEND, shrink: bool = True) -> Evidence:
+    """Search ``claim``'s domain (for ``ctx.statement``) for a certified counterexample; with
+    ``shrink`` (the default) Hypothesis shrinks it to a minimal one."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
 
@@ -49,7 +50,7 @@ def search(claim: Claim, ctx: Context, max_examples: int | None = None,
 
     cfg = settings(max_examples=n, database=None, deadline=None, derandomize=False,
                    suppress_health_check=list(HealthCheck),
-                   phases=[Phase.generate, Phase.shrink])
+                   phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate])
     try:
         found = find(claim.strategy(ctx), refutes, settings=cfg, random=random.Random(ctx.seed))
     except NoSuchExample:
@@ -62,5 +63,5 @@ def search(claim: Claim, ctx: Context, max_examples: int | None = None,
     return Evidence(check="counterexample search over the stated domain", kind="search",
                     backend=backend, outcome=Outcome.REFUTE, instances=n,
                     counterexample={**r.values, "detail": r.detail}, certified_by=r.certified_by,
-                    message=f"shrunk counterexample (seed {ctx.seed})",
+                    message=f"{'shrunk' if shrink else 'first'} counterexample (seed {ctx.seed})",
                     seconds=time.perf_counter() - t0)
