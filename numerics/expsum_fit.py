@@ -1,10 +1,13 @@
 """Least-squares approximation of a memory kernel by exponential sums (paper W App. D, Fig. 1).
 
-App. D reduces the approximation of a linear functional by a width-m linear RNN to fitting
-ρ(t) ≈ ρ̂_m(t) = Σ_{k=1}^m a_k e^{−r_k t} on the time grid t ∈ {1, …, 100}, with the rates fixed
-at r_k = k (W = diag(−1, …, −m)): "the polynomial approximation of function ρ(−log s) over
-interval (0, 1]" with s = e^{−t}, solved by linear regression. The width-m linear RNN is then
-W = −diag(r), U = (1, …, 1)ᵀ, c = a (App. C's convention "element of matrix U is 1").
+App. D (ICLR camera-ready; targets 0.9^t, eq. (118), and (t+1)^{−1.1}) reduces the approximation
+of a linear functional by a width-m linear RNN to "the polynomial approximation of function
+ρ(−ln t) over interval (0,1]", solved "via linear regression" on the evaluation grid
+t ∈ {1, …, 100}. Read with s = e^{−t}: fitting ρ(t) ≈ ρ̂_m(t) = Σ_{k=1}^m a_k e^{−r_k t} with the
+rates fixed at r_k = k (W = diag(−1, …, −m)). The degree, the constant term (left out here: it
+would be a non-decaying unit) and how m maps to the degree are not printed — a choice. The
+width-m linear RNN is then W = −diag(r), U = (1, …, 1)ᵀ, c = a (App. C's convention "element of
+matrix U is 1").
 
 The design matrix A[t, k] = e^{−k t} is a Vandermonde matrix in the geometric nodes s_t = e^{−t}
 (times diag(s_t)): κ₂(A) grows like e^{m²/2} (measured on the App. D grid: 2.0e4 at m = 4,
@@ -33,6 +36,8 @@ import numpy as np
 from recmem.numerics.kernels import Kernel
 
 APP_D_GRID: tuple[int, ...] = tuple(range(1, 101))
+# grid times: a sequence of numbers or a float64 array (fit_mpmath takes exact Fractions too)
+Times = Sequence[float] | np.ndarray
 
 
 def app_d_rates(m: int) -> tuple[int, ...]:
@@ -42,17 +47,17 @@ def app_d_rates(m: int) -> tuple[int, ...]:
     return tuple(range(1, m + 1))
 
 
-def design_numpy(t: Sequence[float] | np.ndarray, rates: Sequence[float]) -> np.ndarray:
+def design_numpy(t: Times, rates: Sequence[float]) -> np.ndarray:
     """A[t, k] = e^{−r_k t} in float64 (len(t) × m)."""
     return np.exp(-np.outer(np.asarray(t, dtype=float), np.asarray(rates, dtype=float)))
 
 
-def _check(t: Sequence[float], rates: Sequence[float]) -> None:
+def _check(t: Times | Sequence[Any], rates: Sequence[float]) -> None:
     if len(rates) > len(t):
         raise ValueError(f"{len(rates)} rates but only {len(t)} grid points: the fit is underdetermined")
 
 
-def fit_numpy(kernel: Kernel, t: Sequence[float], rates: Sequence[float]) -> np.ndarray:
+def fit_numpy(kernel: Kernel, t: Times, rates: Sequence[float]) -> np.ndarray:
     """Least-squares coefficients a (float64) by Householder QR (App. D's linear regression).
 
     QR rather than ``np.linalg.lstsq``: its default cut-off (rcond = ε·max(M, N)) truncates the SVD
@@ -67,7 +72,7 @@ def fit_numpy(kernel: Kernel, t: Sequence[float], rates: Sequence[float]) -> np.
     return np.asarray(scipy.linalg.solve_triangular(r, q.T @ y))
 
 
-def fit_torch(kernel: Kernel, t: Sequence[float], rates: Sequence[float], device: str = "cpu") -> Any:
+def fit_torch(kernel: Kernel, t: Times, rates: Sequence[float], device: str = "cpu") -> Any:
     """Least-squares coefficients (float64 tensor on ``device``) by Householder QR in torch."""
     import torch
 
@@ -80,7 +85,7 @@ def fit_torch(kernel: Kernel, t: Sequence[float], rates: Sequence[float], device
     return torch.linalg.solve_triangular(r, (q.T @ y).unsqueeze(1), upper=True).squeeze(1)
 
 
-def fit_mpmath(kernel: Kernel, t: Sequence[float], rates: Sequence[int], ctx: Any) -> list[Any]:
+def fit_mpmath(kernel: Kernel, t: Sequence[Any], rates: Sequence[int], ctx: Any) -> list[Any]:
     """Least-squares coefficients at the precision of the mpmath context ``ctx`` (Householder QR).
 
     Grid times (ints, floats or Fractions) and rates are taken exactly; ρ(t) is evaluated at
@@ -94,7 +99,7 @@ def fit_mpmath(kernel: Kernel, t: Sequence[float], rates: Sequence[int], ctx: An
     return [x[i] for i in range(len(rates))]
 
 
-def _flint_problem(kernel: Kernel, t: Sequence[float], rates: Sequence[int], bits: int) -> tuple[Any, Any]:
+def _flint_problem(kernel: Kernel, t: Times, rates: Sequence[int], bits: int) -> tuple[Any, Any]:
     """(A, y) as arb balls at ``bits`` (inside a workprec of at least ``bits``)."""
     import flint
 
@@ -130,7 +135,7 @@ def rho_arb(kernel: Kernel, t: Any) -> Any:
     raise ValueError(f"{kernel.description} has no closed form: no certified enclosure")
 
 
-def fit_flint(kernel: Kernel, t: Sequence[float], rates: Sequence[int], bits: int,
+def fit_flint(kernel: Kernel, t: Times, rates: Sequence[int], bits: int,
               max_bits: int | None = None) -> tuple[list[Any], int]:
     """Enclosures of the exact least-squares coefficients and the bits used.
 
@@ -163,7 +168,7 @@ def fit_flint(kernel: Kernel, t: Sequence[float], rates: Sequence[int], bits: in
         b *= 2
 
 
-def ls_kappa(t: Sequence[float], rates: Sequence[int]) -> Any:
+def ls_kappa(t: Times, rates: Sequence[int]) -> Any:
     """Certified κ₂(A) of the design matrix (a :class:`~recmem.numerics.conditioning.KappaBracket`)."""
     import flint
 
@@ -188,7 +193,7 @@ def ls_condition(kappa: mpmath.mpf, norm_a: mpmath.mpf, norm_x: mpmath.mpf,
     return kappa + kappa * kappa * norm_r / (norm_a * norm_x)
 
 
-def residual_sup_numpy(kernel: Kernel, t: Sequence[float], rates: Sequence[float],
+def residual_sup_numpy(kernel: Kernel, t: Times, rates: Sequence[float],
                        coeffs: np.ndarray) -> float:
     """sup over the grid of |ρ(t) − ρ̂(t)| in float64."""
     tt = np.asarray(t, dtype=float)

@@ -1,14 +1,19 @@
-"""The perturbation error of paper W, Def. 3.4, estimated from below.
+"""The perturbation error of paper W, Def. 3.4 (eq. (9) of the ICLR camera-ready), estimated from below.
 
-    E_m(β) := sup_{|θ̃ − θ_m|₂ ≤ β} ‖H − Ĥ(·; θ̃)‖,   |θ|₂ := max(|W|₂, |U|₂, |b|₂, |c|₂).
+    E_m(β) := sup_{θ̃ ∈ {θ : |θ − θ_m|₂ ≤ β}} ‖H − Ĥ(·; θ̃)‖,   |θ|₂ := max(|W|₂, |U|₂, |b|₂, |c|₂).
 
-The ball of a max-norm is the product of the blocks' balls, so each block is perturbed on its own.
+The ball of a max-norm is the product of the blocks' balls, so each block is perturbed on its own;
+``blocks`` names the blocks that are perturbed at all (the linear-RNN hypothesis space has b = 0;
+A.8 eq. (33) perturbs the readout c alone).
 
-**Reading of the ball.** Samples are uniform in the *Frobenius* ball of every matrix block (and the
-Euclidean ball of every vector block), shrunk by 2^-40. ‖Δ‖₂ ≤ ‖Δ‖_F, so every sample lies in the
-β-ball whether |·|₂ means the spectral or the Frobenius norm of a matrix, and the estimate is a
-lower bound on E_m(β) under either reading. Membership is certified exactly (rational sums of
-squares of the float64 samples, :func:`certify_in_ball`).
+**Balls.** ``ball="2"`` is Def. 3.4's: samples are uniform in the *Frobenius* ball of every matrix
+block (and the Euclidean ball of every vector block), shrunk by 2^-40. ‖Δ‖₂ ≤ ‖Δ‖_F, so every
+sample lies in the β-ball whether |·|₂ means the spectral or the Frobenius norm of a matrix, and the
+estimate is a lower bound on E_m(β) under either reading. ``ball="inf"`` is the ∞-norm ball that
+Lemma A.6 uses for readout perturbations (|c̃_m − c_m|_∞ ≤ β; entrywise max for every block): a
+larger ball for m ≥ 2, used to show that the two printed norms give different suprema.
+Membership is certified exactly (:func:`certify_in_ball`: rational sums of squares, or exact
+comparisons of the float64 entries).
 
 **Nested balls.** B(β') ⊂ B(β) for β' ≤ β, so the estimate at β is the maximum over the points drawn
 for every β' ≤ β (the running maximum of the authors' code): it is non-decreasing in β by
@@ -17,17 +22,21 @@ construction, and ``sampled`` keeps the per-β maxima.
 **Targeted search.** Projected normalised gradient ascent (torch autograd through the closed form
 cᵀe^{Wt}U or through the batched RK4), started from the best samples at each β; its end points are
 certified in the ball and re-evaluated by the same evaluator as the samples, and the estimate takes
-the larger of the two, so the search never lowers it.
+the larger of the two, so the search never lowers it. For diagonal W, :func:`first_order_points`
+adds the maximisers of the first-order expansion (exact maximisers when only c is perturbed: the
+error is then linear in Δc).
 
 **Norms** (one-dimensional input, Heaviside inputs u^x = x·1_[0,∞) on a finite grid of times; the
 paper's functional norms are suprema over all inputs and all t ≥ 0, so these are lower bounds too):
 
 - ``memory``: sup_t sup_x |d/dt (H_t − Ĥ_t)(u^x)|/|x| (for linear H: sup_t |ρ(t) − ρ̂(t)|, the
-  quantity App. D fits);
+  App. D fitting error on the grid);
 - ``output``: sup_t sup_x |(H_t − Ĥ_t)(u^x)|/|x|;
 - ``sobolev``: sup_t [sup_x |(H_t − Ĥ_t)(u^x)|/|x| + sup_x |d/dt (H_t − Ĥ_t)(u^x)|/|x|], the
-  Sobolev-type norm of Def. 3.7 (eq. 13: output plus its time derivative) restricted to Heaviside
-  inputs of the magnitudes given.
+  Sobolev-type norm of Def. 3.7 (eq. (11): output plus its time derivative) restricted to
+  Heaviside inputs of the magnitudes given;
+- ``l1``: Σ_t sup_x |d/dt (H_t − Ĥ_t)(u^x)|/|x|·Δt (for linear H: Σ_t |ρ(t) − ρ̂(t)|·Δt), App. D's
+  fitting norm ∫₀^∞ |ρ(s) − cᵀe^{sW}U| ds discretised on the evaluation grid (step Δt).
 
 Evaluators: linear RNNs in closed form through the augmented matrix exponential
 exp([[W, U], [0, 0]] t) = [[e^{Wt}, ∫₀ᵗ e^{Ws} ds U], [0, 1]] (numpy/scipy batched, torch batched,
@@ -48,14 +57,25 @@ import numpy as np
 
 from recmem.numerics.kernels import ExponentialKernel, ExpSumKernel, Kernel, PolynomialKernel
 
-NORMS = ("memory", "output", "sobolev")
-READING = ("uniform samples in the Frobenius ball of every matrix block (Euclidean for vectors), "
-           "radius β(1 − 2^-40): inside the spectral-norm ball too, so a lower bound on E_m(β) "
-           "under either reading of |·|₂")
+NORMS = ("memory", "output", "sobolev", "l1")
+BALLS = ("2", "inf")
+READING = {"2": "uniform samples in the Frobenius ball of every matrix block (Euclidean for "
+                "vectors), radius β(1 − 2^-40): inside the spectral-norm ball too, so a lower bound "
+                "on E_m(β) under either reading of |·|₂",
+           "inf": "uniform samples in the ∞-norm ball (entrywise |Δ| ≤ β(1 − 2^-40)) of every block "
+                  "(Lemma A.6's |c̃ − c|_∞ ≤ β)"}
 # Samples are drawn in the ball of radius (1 − MARGIN)·β, so that rounding the scaled float64
 # sample (relative error ≤ 2^-53 per entry) cannot leave the ball; membership is still certified.
 MARGIN = 2.0 ** -40
 BLOCKS = ("W", "U", "b", "c")
+LINEAR_BLOCKS = ("W", "U", "c")  # the linear-RNN hypothesis space: b = 0, not perturbed
+
+
+def _check_ball(ball: str, blocks: Sequence[str]) -> None:
+    if ball not in BALLS:
+        raise ValueError(f"unknown ball {ball!r}: expected one of {', '.join(BALLS)}")
+    if not blocks or set(blocks) - set(BLOCKS):
+        raise ValueError(f"blocks must be a nonempty subset of {', '.join(BLOCKS)}, got {blocks}")
 
 
 # ---- grids and parameters ------------------------------------------------------------------------
@@ -145,8 +165,11 @@ class Perturbations:
                              cat(self.dc, other.dc), cat(self.beta_index, other.beta_index), self.betas)
 
 
-def unit_ball(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
-    """n points uniform in the closed Euclidean ball of radius 1 − MARGIN in ℝ^dim."""
+def unit_ball(rng: np.random.Generator, n: int, dim: int, ball: str = "2") -> np.ndarray:
+    """n points uniform in the closed ball of radius 1 − MARGIN in ℝ^dim: Euclidean (``"2"``) or
+    the cube of the ∞-norm (``"inf"``)."""
+    if ball == "inf":
+        return rng.uniform(-1.0, 1.0, size=(n, dim)) * (1.0 - MARGIN)
     g = rng.standard_normal((n, dim))
     norms = np.linalg.norm(g, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -155,30 +178,30 @@ def unit_ball(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
 
 
 def draw(m: int, betas: Sequence[Fraction], per_beta: int, seed: int | Sequence[int],
-         perturb_b: bool = True) -> Perturbations:
+         blocks: Sequence[str] = BLOCKS, ball: str = "2") -> Perturbations:
     """``per_beta`` perturbations per β > 0 (one zero perturbation for β = 0: the ball is a point).
 
-    Block by block, uniform in the ball of radius β (see the module docstring); the generator of
-    β-index i is seeded with (*seed, i), so appending β values never changes the samples of others
-    (a prefix of the β list draws the same points).
+    Block by block, uniform in the ball of radius β (see the module docstring); blocks not in
+    ``blocks`` stay unperturbed. The generator of β-index i is seeded with (*seed, i), so appending
+    β values never changes the samples of others (a prefix of the β list draws the same points).
     """
+    _check_ball(ball, blocks)
     seeds = [int(seed)] if isinstance(seed, int | np.integer) else [int(v) for v in seed]
     betas = tuple(Fraction(b) for b in betas)
     if any(b < 0 for b in betas):
         raise ValueError("perturbation radii β must be ≥ 0")
-    dws, dus, dbs, dcs, idx = [], [], [], [], []
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in BLOCKS}
+    idx = []
     for i, beta in enumerate(betas):
         k = 1 if beta == 0 else per_beta
         rng = np.random.default_rng([*seeds, i])
         scale = float(beta)
-        dws.append(unit_ball(rng, k, m * m).reshape(k, m, m) * scale)
-        dus.append(unit_ball(rng, k, m) * scale)
-        db = unit_ball(rng, k, m) * scale
-        dbs.append(db if perturb_b else np.zeros_like(db))
-        dcs.append(unit_ball(rng, k, m) * scale)
+        for name, dim in zip(BLOCKS, (m * m, m, m, m), strict=True):
+            d = unit_ball(rng, k, dim, ball) * scale
+            parts[name].append(d if name in blocks else np.zeros_like(d))
         idx.append(np.full(k, i))
-    return Perturbations(np.concatenate(dws), np.concatenate(dus), np.concatenate(dbs),
-                         np.concatenate(dcs), np.concatenate(idx), betas)
+    dW, dU, db, dc = (np.concatenate(parts[k]) for k in BLOCKS)
+    return Perturbations(dW.reshape(-1, m, m), dU, db, dc, np.concatenate(idx), betas)
 
 
 def exact_sumsq(x: np.ndarray) -> Fraction:
@@ -195,20 +218,26 @@ def exact_sumsq(x: np.ndarray) -> Fraction:
     return Fraction(total) * Fraction(2) ** (2 * lo)
 
 
-def certify_in_ball(pert: Perturbations) -> np.ndarray:
-    """Per sample: every block's exact ‖Δ‖_F² ≤ β² (hence ‖Δ‖₂ ≤ β too): exact rational arithmetic."""
+def certify_in_ball(pert: Perturbations, ball: str = "2") -> np.ndarray:
+    """Per sample, exactly: every block's ‖Δ‖_F² ≤ β² (hence ‖Δ‖₂ ≤ β too) for ``ball="2"``, every
+    entry |Δ| ≤ β for ``ball="inf"`` (the float64 entries are rationals: exact comparisons)."""
+    _check_ball(ball, BLOCKS)
     ok = np.empty(pert.n, dtype=bool)
     for i in range(pert.n):
         beta = pert.betas[int(pert.beta_index[i])]
-        ok[i] = all(exact_sumsq(block[i]) <= beta * beta
-                    for block in (pert.dW, pert.dU, pert.db, pert.dc))
+        blocks = (pert.dW[i], pert.dU[i], pert.db[i], pert.dc[i])
+        if ball == "2":
+            ok[i] = all(exact_sumsq(block) <= beta * beta for block in blocks)
+        else:
+            ok[i] = all(Fraction(float(np.max(np.abs(block)))) <= beta for block in blocks)
     return ok
 
 
 # ---- targets: linear functionals with a closed-form kernel ------------------------------------
 @dataclass(frozen=True)
 class LinearTarget:
-    """H_t(u^x) = x∫₀ᵗ ρ and d/dt H_t(u^x) = xρ(t) for a one-input kernel ρ (W eq. 5)."""
+    """H_t(u^x) = x∫₀ᵗ ρ and d/dt H_t(u^x) = xρ(t) for a one-input kernel ρ (W eq. (3), the
+    Riesz form)."""
 
     kernel: Kernel
 
@@ -292,25 +321,21 @@ class LinearTarget:
 
 
 # ---- error norms ---------------------------------------------------------------------------------
-def combine(d_out: Any, d_rate: Any, norm: str) -> Any:
-    """sup over t (last axis) of the chosen norm; d_out, d_rate are |differences|/|x| of shape
-    (…, X, T) (sup over the input magnitudes X first, as eq. 13 takes the sup over inputs per t)."""
+def combine(d_out: Any, d_rate: Any, norm: str, step: float = 1.0) -> Any:
+    """The chosen norm over the grid (last axis); d_out, d_rate are |differences|/|x| of shape
+    (…, X, T), the sup over the input magnitudes X taken first (eq. (11) takes the sup over
+    inputs at each t). ``memory``/``output``/``sobolev`` take the sup over t; ``l1`` sums the
+    memory differences times the grid ``step`` (App. D's ∫|ρ − ρ̂| on the grid)."""
     if norm not in NORMS:
         raise ValueError(f"unknown norm {norm!r}: expected one of {', '.join(NORMS)}")
     o, r = d_out.max(-2), d_rate.max(-2)
     if not isinstance(o, np.ndarray):  # torch: .max(dim) returns (values, indices)
         o, r = o.values, r.values
+    if norm == "l1":
+        return r.sum(-1) * step
     val = {"memory": r, "output": o, "sobolev": o + r}[norm]
     out = val.max(-1)
     return out if isinstance(out, np.ndarray) else out.values
-
-
-def describe_norm(norm: str, magnitudes: Sequence[Fraction] = (Fraction(1),)) -> str:
-    xs = ", ".join(str(x) for x in magnitudes)
-    return {"memory": "sup_t sup_x |d/dt ΔH_t(u^x)|/|x| (the memory norm; for linear H sup_t |ρ − ρ̂|)",
-            "output": "sup_t sup_x |ΔH_t(u^x)|/|x|",
-            "sobolev": "sup_t [sup_x |ΔH_t(u^x)|/|x| + sup_x |d/dt ΔH_t(u^x)|/|x|] (Def. 3.7, eq. 13, "
-                       "Heaviside inputs)"}[norm] + f", x ∈ {{{xs}}}, on the grid"
 
 
 # ---- linear RNNs in closed form -----------------------------------------------------------------
@@ -467,7 +492,8 @@ def linear_evaluator(theta: Theta, target: LinearTarget, grid: Grid, norm: str) 
         W, U, _, c = pert.apply(theta)
         r, o = linear_response_numpy(W, U, c, grid)
         with np.errstate(all="ignore"):
-            err = combine(np.abs(o - o_t)[:, None], np.abs(r - r_t)[:, None], norm)
+            err = combine(np.abs(o - o_t)[:, None], np.abs(r - r_t)[:, None], norm,
+                          float(grid.step))
         return np.where(np.isfinite(err), err, np.inf)
 
     return evaluate
@@ -485,7 +511,8 @@ def linear_objective_torch(theta: Theta, target: LinearTarget, grid: Grid, norm:
 
     def objective(dW: Any, dU: Any, db: Any, dc: Any) -> Any:
         r, o = linear_response_torch(W0 + dW, U0 + dU, c0 + dc, grid)
-        err = combine((o - o_t).abs().unsqueeze(1), (r - r_t).abs().unsqueeze(1), norm)
+        err = combine((o - o_t).abs().unsqueeze(1), (r - r_t).abs().unsqueeze(1), norm,
+                      float(grid.step))
         # overflow (a growing mode) gives inf or nan: both mean "unbounded on the grid"
         return torch.where(torch.isfinite(err), err, torch.full_like(err, math.inf))
 
@@ -536,7 +563,7 @@ def rnn_errors_torch(W: Any, U: Any, b: Any, c: Any, sigma: str, rate_t: Any, ou
     scale = x.abs()
     d_out = ((y - x * rep(out_t)).abs() / scale).view(n, nx, -1)
     d_rate = ((dy - x * rep(rate_t)).abs() / scale).view(n, nx, -1)
-    err = combine(d_out, d_rate, norm)
+    err = combine(d_out, d_rate, norm, float(grid.step))
     err = torch.where(ok & torch.isfinite(err), err, torch.full_like(err, math.inf))
     if not memory:
         return err
@@ -598,13 +625,19 @@ def _phi(lam: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def first_order_points(theta: Theta, target: LinearTarget, grid: Grid, betas: Sequence[Fraction],
-                       norm: str, per_beta: int | None = None) -> Perturbations:
-    """Targeted points for a linear RNN with diagonal W: for a grid time t, each block moves by
-    β(1 − 2^-40) along its first-order worst direction sign(e(t))·∇e(t)/‖∇e(t)‖ (e = ρ̂ − ρ, or the
-    output error, or both for the Sobolev-type norm). Closed-form gradients. One point per (β, t),
-    or the ``per_beta`` times with the largest first-order prediction |e(t)| + β·Σ_blocks ‖∇e(t)‖.
+                       norm: str, per_beta: int | None = None, *, ball: str = "2",
+                       blocks: Sequence[str] = LINEAR_BLOCKS) -> Perturbations:
+    """Targeted points for a linear RNN with diagonal W: for a grid time t, each perturbed block
+    moves by β(1 − 2^-40) to the maximiser over its ball of the first-order change
+    sign(e(t))·⟨∇e(t), Δ⟩ (e = ρ̂ − ρ, or the output error, or both for the Sobolev-type norm):
+    ∇e/‖∇e‖₂ in the Euclidean/Frobenius ball, sign(∇e) in the ∞-ball. Closed-form gradients. One
+    point per (β, t), or the ``per_beta`` times with the largest first-order prediction
+    |e(t)| + β·Σ_blocks ‖∇e(t)‖_* (‖·‖_* the dual norm: 2, resp. 1). For the ``l1`` norm the
+    first-order change of Σ_t |e(t)|·Δt gives one point per β. When only c is perturbed the
+    error is linear in Δc and these points are the exact maximisers of the shrunk ball.
     These are ordinary points of the ball: evaluated exactly like samples, they can only raise the
     lower bound."""
+    _check_ball(ball, blocks)
     W = theta.W
     if np.count_nonzero(W - np.diag(np.diag(W))):
         raise ValueError("first-order points need a diagonal W")
@@ -620,21 +653,33 @@ def first_order_points(theta: Theta, target: LinearTarget, grid: Grid, betas: Se
         grads.append((s[:, :, None] * c[None, :, None] * U[None, None, :] * mat,  # ∂/∂W_ij
                       s * c[None, :] * base,  # ∂/∂U_i
                       s * U[None, :] * base))  # ∂/∂c_i
-    pick = {"memory": [grads[0]], "output": [grads[1]], "sobolev": grads}[norm]
+    pick = {"memory": [grads[0]], "output": [grads[1]], "sobolev": grads, "l1": [grads[0]]}[norm]
     gW, gU, gc = (sum(p[k] for p in pick) for k in range(3))
+    size = {"memory": np.abs(er), "output": np.abs(eo), "sobolev": np.abs(er) + np.abs(eo),
+            "l1": np.abs(er)}[norm]
+    if norm == "l1":  # Σ_t |e(t)|Δt: one direction, the sum of the per-time ones
+        step = float(grid.step)
+        gW, gU, gc = (v.sum(axis=0, keepdims=True) * step for v in (gW, gU, gc))
+        size = np.array([size.sum() * step])
+    live = dict(zip(("W", "U", "c"), (gW, gU, gc), strict=True))
+    for name in ("W", "U", "c"):
+        if name not in blocks:
+            live[name] = np.zeros_like(live[name])
+    dual = 2 if ball == "2" else 1
 
     def unit(v: np.ndarray) -> np.ndarray:
+        if ball == "inf":
+            return np.sign(v) * (1.0 - MARGIN)
         n = np.sqrt((v.reshape(len(v), -1) ** 2).sum(axis=1)).reshape(-1, *([1] * (v.ndim - 1)))
         return np.where(n > 0, v / np.where(n > 0, n, 1), 0.0) * (1.0 - MARGIN)
 
-    size = {"memory": np.abs(er), "output": np.abs(eo), "sobolev": np.abs(er) + np.abs(eo)}[norm]
-    slope = sum(np.sqrt((v.reshape(len(t), -1) ** 2).sum(axis=1)) for v in (gW, gU, gc))
-    uW, uU, uc = unit(gW), unit(gU), unit(gc)
+    slope = sum(np.linalg.norm(v.reshape(len(v), -1), ord=dual, axis=1) for v in live.values())
+    uW, uU, uc = (unit(live[k]) for k in ("W", "U", "c"))
     dW, dU, dc, idx = [], [], [], []
     for i, beta in enumerate(betas):
         if beta > 0:
             b = float(beta)
-            times = np.arange(len(t)) if per_beta is None else np.argsort(
+            times = np.arange(len(size)) if per_beta is None else np.argsort(
                 -(size + b * slope), kind="stable")[:per_beta]
             dW.append(uW[times] * b)
             dU.append(uU[times] * b)
@@ -682,6 +727,7 @@ class Estimate:
     certified_in_ball: bool
     points: Perturbations
     errors: np.ndarray  # error of every point in ``points``
+    ball: str = "2"
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -698,7 +744,7 @@ class Estimate:
     def describe(self) -> str:
         return (f"lower bound on E_m(β): {self.per_beta} samples per β (nested balls: the running "
                 f"max over β' ≤ β), {self.search}; {self.evaluations} evaluations; norm "
-                f"{self.norm}; {READING}")
+                f"{self.norm}; {READING[self.ball]}")
 
 
 def _fmt(v: float) -> str:
@@ -707,18 +753,19 @@ def _fmt(v: float) -> str:
 
 def estimate(evaluate: Evaluate, m: int, betas: Sequence[Fraction], per_beta: int,
              seed: int | Sequence[int],
-             *, perturb_b: bool = True, norm: str = "memory", search: SearchSpec | None = None,
-             targeted: Perturbations | None = None, keep: int = 4,
-             certify: bool = True) -> Estimate:
-    """Estimate E_m(β) from below for every β (W Def. 3.4); see the module docstring.
+             *, blocks: Sequence[str] = BLOCKS, ball: str = "2", norm: str = "memory",
+             search: SearchSpec | None = None, targeted: Perturbations | None = None,
+             keep: int = 4, certify: bool = True) -> Estimate:
+    """Estimate E_m(β) from below for every β (W Def. 3.4, eq. (9)); see the module docstring.
 
+    ``blocks``/``ball``: which blocks are perturbed and in which ball (:func:`draw`).
     ``targeted``: extra points of the balls (e.g. :func:`first_order_points`), evaluated like the
     samples; the ``keep`` best per β are kept (reported under ``searched``) and seed the search.
     """
     betas = tuple(Fraction(b) for b in betas)
     if list(betas) != sorted(betas):
         raise ValueError("β values must be increasing")
-    pts = draw(m, betas, per_beta, seed, perturb_b)
+    pts = draw(m, betas, per_beta, seed, blocks, ball)
     errs = evaluate(pts)
     sampled = np.array([float(np.max(errs[pts.beta_index == i])) for i in range(len(betas))])
     searched = np.full(len(betas), np.nan)
@@ -733,9 +780,9 @@ def estimate(evaluate: Evaluate, m: int, betas: Sequence[Fraction], per_beta: in
             if np.any(targeted.beta_index == i):
                 searched[i] = float(np.max(t_err[targeted.beta_index == i]))
         pts, errs = pts.concat(targeted), np.concatenate([errs, t_err])
-        how.append(f"first-order targeted points (best {keep} of one per grid time and β)")
+        how.append(f"first-order targeted points (best {keep} per β)")
     if search is not None:
-        found = _search(search, pts, errs, betas, perturb_b)
+        found = _search(search, pts, errs, betas, blocks, ball)
         if found.n:
             f_err = evaluate(found)
             for i in range(len(betas)):
@@ -745,12 +792,13 @@ def estimate(evaluate: Evaluate, m: int, betas: Sequence[Fraction], per_beta: in
             pts, errs = pts.concat(found), np.concatenate([errs, f_err])
         how.append(search.describe())
     return summarize(pts, errs, betas, per_beta, norm, "; ".join(how) or "no targeted search",
-                     sampled, searched, certify)
+                     sampled, searched, certify, ball)
 
 
 def summarize(pts: Perturbations, errs: np.ndarray, betas: Sequence[Fraction], per_beta: int,
               norm: str, how: str, sampled: np.ndarray | None = None,
-              searched: np.ndarray | None = None, certify: bool = True) -> Estimate:
+              searched: np.ndarray | None = None, certify: bool = True,
+              ball: str = "2") -> Estimate:
     """The estimate from evaluated points: per β the running max over the points of every β' ≤ β
     (nested balls). ``sampled``/``searched`` default to the per-β maxima / nan."""
     betas = tuple(betas)
@@ -759,7 +807,7 @@ def summarize(pts: Perturbations, errs: np.ndarray, betas: Sequence[Fraction], p
                             else np.nan for i in range(len(betas))])
     if searched is None:
         searched = np.full(len(betas), np.nan)
-    ok = bool(certify_in_ball(pts).all()) if certify else False
+    ok = bool(certify_in_ball(pts, ball).all()) if certify else False
     values, argmax = np.empty(len(betas)), []
     best, best_at = -np.inf, (0, 0)
     for i in range(len(betas)):
@@ -771,12 +819,13 @@ def summarize(pts: Perturbations, errs: np.ndarray, betas: Sequence[Fraction], p
         values[i] = best
         argmax.append(best_at)
     return Estimate(betas, sampled, searched, values, argmax, per_beta, len(errs), norm, how, ok,
-                    pts, errs)
+                    pts, errs, ball)
 
 
 def _search(spec: SearchSpec, pts: Perturbations, errs: np.ndarray, betas: Sequence[Fraction],
-            perturb_b: bool) -> Perturbations:
-    """End points of the targeted search at every β > 0 (projected onto the shrunk ball)."""
+            blocks: Sequence[str], ball: str) -> Perturbations:
+    """End points of the targeted search at every β > 0 (projected onto the shrunk ball: scaled
+    back into the Euclidean/Frobenius ball, clamped into the ∞-ball)."""
     import torch
 
     kw: dict[str, Any] = {"dtype": torch.float64, "device": spec.device}
@@ -789,10 +838,10 @@ def _search(spec: SearchSpec, pts: Perturbations, errs: np.ndarray, betas: Seque
         return pts.take([])
     s0 = pts.take(starts)
     radius = torch.tensor([float(betas[i]) * (1.0 - MARGIN) for i in s0.beta_index], **kw)
-    blocks = [torch.tensor(v, **kw) for v in (s0.dW, s0.dU, s0.db, s0.dc)]
-    names = ["dW", "dU", "db", "dc"] if perturb_b else ["dW", "dU", "dc"]
-    live = [blocks[["dW", "dU", "db", "dc"].index(n)] for n in names]
-    best = [b.clone() for b in blocks]
+    tensors = [torch.tensor(v, **kw) for v in (s0.dW, s0.dU, s0.db, s0.dc)]
+    names = [f"d{k}" for k in BLOCKS if k in blocks]
+    live = [tensors[["dW", "dU", "db", "dc"].index(n)] for n in names]
+    best = [b.clone() for b in tensors]
     best_val = torch.full((s0.n,), -math.inf, **kw)
 
     def flat_norm(v: Any) -> Any:
@@ -801,7 +850,7 @@ def _search(spec: SearchSpec, pts: Perturbations, errs: np.ndarray, betas: Seque
     for step in range(spec.steps + 1):
         for v in live:
             v.requires_grad_(True)
-        full = {n: v for n, v in zip(["dW", "dU", "db", "dc"], blocks, strict=True)}
+        full = {n: v for n, v in zip(["dW", "dU", "db", "dc"], tensors, strict=True)}
         full.update(dict(zip(names, live, strict=True)))
         val = spec.objective(full["dW"], full["dU"], full["db"], full["dc"])
         finite = torch.isfinite(val)
@@ -821,11 +870,15 @@ def _search(spec: SearchSpec, pts: Perturbations, errs: np.ndarray, betas: Seque
             if g is not None:
                 g = torch.nan_to_num(g)
                 shape = (-1, *([1] * (v.dim() - 1)))
-                v = v + spec.step_size * radius.view(shape) * g / flat_norm(g).view(shape)
-                v = v * torch.clamp(radius / flat_norm(v), max=1.0).view(shape)
+                r = radius.view(shape)
+                if ball == "inf":  # steepest ascent in the ∞-norm: the sign of the gradient
+                    v = torch.clamp(v + spec.step_size * r * torch.sign(g), -r, r)
+                else:
+                    v = v + spec.step_size * r * g / flat_norm(g).view(shape)
+                    v = v * torch.clamp(radius / flat_norm(v), max=1.0).view(shape)
             new.append(v)
         live = new
-        blocks = [dict(zip(names, live, strict=True)).get(n, b)
-                  for n, b in zip(["dW", "dU", "db", "dc"], blocks, strict=True)]
+        tensors = [dict(zip(names, live, strict=True)).get(n, b)
+                   for n, b in zip(["dW", "dU", "db", "dc"], tensors, strict=True)]
     out = [b.cpu().numpy() for b in best]
     return Perturbations(out[0], out[1], out[2], out[3], s0.beta_index.copy(), s0.betas)

@@ -25,13 +25,28 @@ def _appd(m: int, kernel: str = "poly:11/10") -> pt.Theta:
 # ---- sampling and exact ball membership ----------------------------------------------------
 def test_draw_shapes_zero_ball_and_prefix_property() -> None:
     betas = (Fraction(0), Fraction(1, 8), Fraction(1, 4))
-    p = pt.draw(3, betas, 5, (1, 2), perturb_b=False)
+    p = pt.draw(3, betas, 5, (1, 2), blocks=pt.LINEAR_BLOCKS)
     assert p.n == 11 and p.dW.shape == (11, 3, 3) and not p.db.any()
     assert not (p.dW[0].any() or p.dU[0].any() or p.dc[0].any())  # β = 0: the ball is a point
-    q = pt.draw(3, betas[:2], 5, (1, 2), perturb_b=False)
+    q = pt.draw(3, betas[:2], 5, (1, 2), blocks=pt.LINEAR_BLOCKS)
     assert np.array_equal(p.dW[: q.n], q.dW)  # a prefix of the β list draws the same points
     assert pt.certify_in_ball(p).all()
-    assert pt.draw(3, betas, 5, 0, perturb_b=True).db[1:].any()
+    assert pt.draw(3, betas, 5, 0).db[1:].any()
+    readout = pt.draw(3, betas, 5, 0, blocks=("c",))
+    assert not (readout.dW.any() or readout.dU.any() or readout.db.any()) and readout.dc[1:].any()
+    with pytest.raises(ValueError):
+        pt.draw(3, betas, 5, 0, blocks=("V",))
+
+
+def test_the_infinity_ball_is_larger_and_certified_exactly() -> None:
+    """Lemma A.6's ∞-norm ball: samples fill the cube (outside the 2-ball for m ≥ 2), membership
+    is exact per entry, and the 2-ball's certificate rejects its corners."""
+    betas = (Fraction(0), Fraction(1, 4))
+    p = pt.draw(4, betas, 200, 0, blocks=("c",), ball="inf")
+    assert pt.certify_in_ball(p, "inf").all()
+    assert np.abs(p.dc).max() <= 0.25 and np.abs(p.dc).max() > 0.24
+    assert not pt.certify_in_ball(p, "2").all()  # the cube sticks out of the Euclidean ball
+    assert pt.certify_in_ball(pt.draw(4, betas, 200, 0, blocks=("c",)), "inf").all()
 
 
 @given(st.lists(st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=False), max_size=20))
@@ -43,6 +58,9 @@ def test_certify_rejects_a_point_outside_the_ball() -> None:
     p = pt.draw(2, (Fraction(1, 4),), 1, 0)
     bad = pt.Perturbations(p.dW * 0 + 0.25, p.dU, p.db, p.dc, p.beta_index, p.betas)
     assert not pt.certify_in_ball(bad)[0]  # ‖ΔW‖_F = 0.5 > 1/4
+    assert pt.certify_in_ball(bad, "inf")[0]  # every entry is 1/4: inside the ∞-ball
+    worse = pt.Perturbations(p.dW * 0 + 0.25 + 2.0**-50, p.dU, p.db, p.dc, p.beta_index, p.betas)
+    assert not pt.certify_in_ball(worse, "inf")[0]
 
 
 # ---- closed forms agree across arithmetics --------------------------------------------------
@@ -51,7 +69,7 @@ def test_linear_response_numpy_torch_mpmath_flint_agree() -> None:
     import torch
 
     th = _appd(3)
-    p = pt.draw(3, (Fraction(1, 100),), 3, 0, perturb_b=False)
+    p = pt.draw(3, (Fraction(1, 100),), 3, 0, blocks=pt.LINEAR_BLOCKS)
     W, U, _, c = p.apply(th)
     r, o = pt.linear_response_numpy(W, U, c, GRID)
     rt, ot = (v.numpy() for v in pt.linear_response_torch(*(torch.tensor(v) for v in (W, U, c)), GRID))
@@ -80,7 +98,7 @@ def test_defective_w_falls_back_to_scaling_and_squaring() -> None:
 
 def test_overflow_is_inf_not_nan() -> None:
     th = _appd(2)
-    p = pt.draw(2, (Fraction(0), Fraction(64)), 4, 0, perturb_b=False)
+    p = pt.draw(2, (Fraction(0), Fraction(64)), 4, 0, blocks=pt.LINEAR_BLOCKS)
     err = pt.linear_evaluator(th, pt.LinearTarget(parse_kernel("poly:11/10")),
                               pt.Grid(Fraction(1), Fraction(1), 100), "memory")(p)
     assert not np.isnan(err).any() and np.isinf(err).any()
@@ -93,7 +111,7 @@ def test_estimate_zero_is_the_unperturbed_error_and_monotone(norm: str) -> None:
     target = pt.LinearTarget(parse_kernel("poly:11/10"))
     ev = pt.linear_evaluator(th, target, GRID, norm)
     est = pt.estimate(ev, 3, (Fraction(0), Fraction(1, 1000), Fraction(1, 100), Fraction(1, 10)), 6, 0,
-                      perturb_b=False, norm=norm,
+                      blocks=pt.LINEAR_BLOCKS, norm=norm,
                       targeted=pt.first_order_points(th, target, GRID,
                                                      (Fraction(0), Fraction(1, 1000), Fraction(1, 100),
                                                       Fraction(1, 10)), norm, 4))
@@ -101,7 +119,8 @@ def test_estimate_zero_is_the_unperturbed_error_and_monotone(norm: str) -> None:
     t = GRID.values
     direct = {"memory": np.abs(r[0] - target.rate_numpy(t)).max(),
               "output": np.abs(o[0] - target.out_numpy(t)).max(),
-              "sobolev": (np.abs(r[0] - target.rate_numpy(t)) + np.abs(o[0] - target.out_numpy(t))).max()}
+              "sobolev": (np.abs(r[0] - target.rate_numpy(t)) + np.abs(o[0] - target.out_numpy(t))).max(),
+              "l1": np.abs(r[0] - target.rate_numpy(t)).sum() * float(GRID.step)}
     assert est.unperturbed == direct[norm]
     assert np.all(np.diff(est.values) >= 0) and est.certified_in_ball
     assert np.all(est.values >= np.nan_to_num(est.sampled, nan=-1))
@@ -115,18 +134,22 @@ def test_search_and_targeted_points_stay_between_sampling_and_the_exact_sup() ->
     ev = pt.linear_evaluator(case.theta, case.target, case.grid, "memory")
     spec = pt.SearchSpec(pt.linear_objective_torch(case.theta, case.target, case.grid, "memory"),
                          steps=8, starts=3)
-    est = pt.estimate(ev, 1, betas, 6, 0, perturb_b=False, search=spec)
-    for i, b in enumerate(betas[1:], start=1):
-        # a local search: between the samples and the exact sup (it may stop at a local maximum)
-        assert est.sampled[i] <= est.searched[i] <= est.values[i] <= case.exact_numpy(b) * (1 + 1e-12)
+    for ball in pt.BALLS:  # 1×1 blocks: both balls are the box
+        est = pt.estimate(ev, 1, betas, 6, 0, blocks=pt.LINEAR_BLOCKS, ball=ball, search=spec)
+        assert est.certified_in_ball
+        for i, b in enumerate(betas[1:], start=1):
+            # a local search: between the samples and the exact sup (it may stop at a local max)
+            assert (est.sampled[i] <= est.searched[i] <= est.values[i]
+                    <= case.corner_sup_numpy(b) * (1 + 1e-12))
     # 1×1 blocks: first-order directions are ±1, corners of the (shrunk) box; at small β the
     # first-order corner is the worst one, at β = 1/8 the sup sits at the opposite corner (w + β = 0
     # stops the decay), which no first-order argument sees: still a lower bound
     tp = pt.first_order_points(case.theta, case.target, case.grid, betas, "memory")
-    est = pt.estimate(ev, 1, betas, 6, 0, perturb_b=False, targeted=tp, keep=len(case.grid.exact))
-    small = case.exact_numpy(betas[1] * (1 - Fraction(1, 2**40)))
-    assert small * (1 - 1e-12) <= est.values[1] <= case.exact_numpy(betas[1]) * (1 + 1e-12)
-    assert est.values[2] <= case.exact_numpy(betas[2]) * (1 + 1e-12)
+    est = pt.estimate(ev, 1, betas, 6, 0, blocks=pt.LINEAR_BLOCKS, targeted=tp,
+                      keep=len(case.grid.exact))
+    small = case.corner_sup_numpy(betas[1] * (1 - Fraction(1, 2**40)))
+    assert small * (1 - 1e-12) <= est.values[1] <= case.corner_sup_numpy(betas[1]) * (1 + 1e-12)
+    assert est.values[2] <= case.corner_sup_numpy(betas[2]) * (1 + 1e-12)
 
 
 def test_first_order_points_gradients_match_autograd() -> None:
@@ -149,6 +172,38 @@ def test_first_order_points_gradients_match_autograd() -> None:
     with pytest.raises(ValueError, match="diagonal"):
         pt.first_order_points(pt.Theta.linear(np.ones((2, 2)), [1, 1], [1, 1]),
                               pt.LinearTarget(parse_kernel("exp:1/2")), GRID, (Fraction(1),), "memory")
+
+
+@pytest.mark.parametrize(("ball", "dual"), [("2", 2), ("inf", 1)])
+def test_readout_first_order_points_are_the_exact_maximisers(ball: str, dual: int) -> None:
+    """Only c perturbed: the error e(t) + Δcᵀg(t) is linear, and the first-order point of each time
+    attains |e(t)| + β(1 − 2^-40)|g(t)|_q (q the dual norm) — the sup of A.8 eq. (33) over the ball."""
+    th = pt.Theta.linear(-np.diag([0.125, 0.5, 1.0]), np.ones(3), [0.75, 0.25, -0.125])
+    target = pt.LinearTarget(parse_kernel("exp:9/10"))
+    beta = Fraction(1, 16)
+    pts = pt.first_order_points(th, target, GRID, (beta,), "memory", ball=ball, blocks=("c",))
+    assert pts.n == GRID.n and not (pts.dW.any() or pts.dU.any()) and pt.certify_in_ball(pts, ball).all()
+    t = GRID.values
+    g = np.exp(-np.outer(t, [0.125, 0.5, 1.0]))
+    e = g @ th.c - target.rate_numpy(t)
+    value = np.abs(e + np.einsum("nj,nj->n", pts.dc, g))  # point k evaluated at its own time k
+    expect = np.abs(e) + float(beta) * (1 - pt.MARGIN) * np.linalg.norm(g, ord=dual, axis=1)
+    assert np.allclose(value, expect, rtol=1e-14, atol=0)
+
+
+def test_l1_norm_sums_the_memory_errors() -> None:
+    """App. D's ∫|ρ − ρ̂| on the grid: Σ_t |Δρ(t)|·Δt, and its single first-order point per β."""
+    grid = pt.Grid(Fraction(1, 2), Fraction(1, 2), 16)
+    th = _appd(2)
+    target = pt.LinearTarget(parse_kernel("poly:11/10"))
+    r, _ = pt.linear_response_numpy(th.W[None], th.U[None], th.c[None], grid)
+    err = pt.linear_evaluator(th, target, grid, "l1")(pt.draw(2, (Fraction(0),), 1, 0))
+    assert err[0] == pytest.approx(np.abs(r[0] - target.rate_numpy(grid.values)).sum() * 0.5,
+                                   rel=1e-15)
+    pts = pt.first_order_points(th, target, grid, (Fraction(0), Fraction(1, 100)), "l1")
+    assert pts.n == 1 and pt.certify_in_ball(pts).all()
+    with pytest.raises(ValueError, match="unknown norm"):
+        pt.combine(np.zeros((1, 1, 2)), np.zeros((1, 1, 2)), "sup")
 
 
 def test_rnn_rk4_identity_matches_closed_form_and_rest_state() -> None:

@@ -1,30 +1,34 @@
-"""What paper W's stability claims share (W.perturbation, W.stable-exp, W.theorem).
+"""What paper W's stability claims share (W.perturbation, W.stable-exp, W.theorem and their
+readings and findings); the statements themselves are in :mod:`recmem.theory.stability`.
 
-- parameters (kernels, β lists, norms) and the trend-test level;
-- the scalar linear RNN ρ̂(t) = c·u·e^{wt}, whose perturbation error is known in closed form
-  (:class:`ScalarCase`, :func:`corner_proof`);
+- parameters (kernels, β lists, norms);
+- the closed-form cases of Def. 3.4's supremum (eq. (9)): the 1-unit linear RNN ρ̂(t) = c·u·e^{wt}
+  under box perturbations (:class:`ScalarCase`, sup at a corner) and readout perturbations of a
+  diagonal linear RNN (:class:`ReadoutCase`, A.8 eqs. (33)–(34));
 - the exact approximant sequence of an exponential-sum kernel and its proven perturbation bound
-  (:func:`exact_sequence`, :func:`stability_bound`, :func:`exp_half_proof`);
-- ball-arithmetic helpers (sup of |differences| as a ball, kernels as balls).
+  (:func:`exact_sequence`, :func:`stability_bound`);
+- ball-arithmetic helpers (sup of |differences| as a ball) and the memo of statement-independent
+  study data (:func:`data`).
 """
 
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import mpmath
 import numpy as np
 
-from recmem.checks.claim import Param, parse_fraction
-from recmem.checks.claims.paper_o._studies import Listed, parse_fractions
+from recmem.checks.claim import Param
+from recmem.checks.claims.paper_o._studies import Listed, parse_fractions, shared
 from recmem.numerics.kernels import ExponentialKernel, ExpSumKernel, Kernel, parse_kernel
-from recmem.numerics.perturbation import NORMS, Grid, LinearTarget, Theta
-from recmem.theory.proof import Proof
+from recmem.numerics.perturbation import Grid, LinearTarget, Theta
+from recmem.theory.stability import PerturbationSup
+
+T = TypeVar("T")
 
 # c of the c·n·κ·u policy (the project's default in checks.numeric.identity_check).
 C_TOL = 4.0
@@ -66,8 +70,8 @@ def exponents_param(name: str, default: str, help: str) -> Param:
 
 def norm_param(default: str) -> Param:
     return Param("norm", default, "error norm: memory (sup_t |Δ rate|), output (sup_t |Δ output|) or "
-                 "sobolev (both, Def. 3.7 eq. 13), over Heaviside inputs on the grid", str,
-                 choices=NORMS)
+                 "sobolev (both, Def. 3.7 eq. (11)), over Heaviside inputs on the grid", str,
+                 choices=("memory", "output", "sobolev"))
 
 
 def beta_list(base: Fraction, exponents: Sequence[int]) -> tuple[Fraction, ...]:
@@ -97,30 +101,32 @@ def sup_ball(values: Sequence[Any]) -> Any:
     return out
 
 
+_CTX64 = mpmath.MPContext()
+_CTX64.prec = 64  # one context: creating one costs ~0.3 ms, more than the conversion
+
+
 def ball_upper(x: Any) -> mpmath.mpf:
     """The upper end of an arb ball as an mpf (outward by one unit in the last place)."""
     from recmem.numerics.flint_backend import arb_upper
 
-    ctx = mpmath.MPContext()
-    ctx.prec = 64
-    return mpmath.mpf(arb_upper(x, ctx))
+    return mpmath.mpf(arb_upper(x, _CTX64))
 
 
 def ball_lower(x: Any) -> mpmath.mpf:
     return -ball_upper(-x)
 
 
-# ---- the scalar closed-form case (W.perturbation) ------------------------------------------------
+# ---- the closed-form cases of eq. (9)'s supremum (W.perturbation) --------------------------------
 @dataclass(frozen=True)
 class ScalarCase:
     """Target ρ (one-input kernel) against the 1-unit linear RNN ρ̂(t) = c·u·e^{wt} (b = 0, not
     perturbed: the linear-RNN hypothesis space); grid t = 1, …, T.
 
-    The perturbation ball is the box |δw|, |δu|, |δc| ≤ β (a 1×1 matrix has one norm). φ =
-    (c+δc)(u+δu)e^{(w+δw)t} is bilinear in (δc, δu) and monotone in δw, and so is ∫₀ᵗφ (its μ-derivative
-    ∫₀ᵗ s e^{μs} ds is positive), so over the box their ranges are spanned by the 8 corners and
-    sup_box |ρ(t) − φ(t)| is attained at a corner (:func:`corner_proof`): E(β) is exact for the
-    memory and output norms.
+    Every block is 1×1, so every norm's β-ball is the box |δw|, |δu|, |δc| ≤ β. φ =
+    (c+δc)(u+δu)e^{(w+δw)t} is bilinear in (δc, δu) and monotone in δw, and so is ∫₀ᵗφ, so
+    sup_box |ρ(t) − φ(t)| is attained at one of the 8 corners (:func:`theory.stability.corner_proof`).
+    The ``corner_sup_*`` methods evaluate that max over the corners of a box of half-width h — the
+    statement's closed form with h = coefficient·β — in each arithmetic, by direct exponentials.
     """
 
     kernel: Kernel
@@ -146,34 +152,34 @@ class ScalarCase:
     def theta(self) -> Theta:
         return Theta.linear([[float(self.w)]], [float(self.u)], [float(self.c)])
 
-    def corners(self, beta: Fraction) -> list[tuple[Fraction, Fraction, Fraction]]:
-        return [(self.w + sw * beta, self.u + su * beta, self.c + sc * beta)
+    def corners(self, h: Fraction) -> list[tuple[Fraction, Fraction, Fraction]]:
+        return [(self.w + sw * h, self.u + su * h, self.c + sc * h)
                 for sw in (-1, 1) for su in (-1, 1) for sc in (-1, 1)]
 
-    def exact_numpy(self, beta: Fraction) -> float:
+    def corner_sup_numpy(self, h: Fraction) -> float:
         t = self.grid.values
         ref = (self.target.rate_numpy(t) if self.norm == "memory" else self.target.out_numpy(t))
         best = 0.0
-        for w, u, c in self.corners(beta):
+        for w, u, c in self.corners(h):
             e = np.exp(float(w) * t)
             val = e if self.norm == "memory" else (np.expm1(float(w) * t) / float(w) if w else t)
             best = max(best, float(np.max(np.abs(ref - float(c) * float(u) * val))))
         return best
 
-    def exact_mp(self, beta: Fraction, ctx: Any) -> Any:
+    def corner_sup_mp(self, h: Fraction, ctx: Any) -> Any:
         q = lambda v: ctx.mpf(v.numerator) / v.denominator  # noqa: E731
         best = ctx.zero
         for k in self.grid.exact:
             tt = q(k)
             ref = self.target.rate_mp(k, ctx) if self.norm == "memory" else self.target.out_mp(k, ctx)
-            for w, u, c in self.corners(beta):
+            for w, u, c in self.corners(h):
                 val = (ctx.exp(q(w) * tt) if self.norm == "memory"
                        else (ctx.expm1(q(w) * tt) / q(w) if w else tt))
                 best = max(best, abs(ref - q(c) * q(u) * val))
         return best
 
-    def exact_arb(self, beta: Fraction) -> Any:
-        """A ball containing E(β) (current flint precision)."""
+    def corner_sup_arb(self, h: Fraction) -> Any:
+        """A ball containing the corner max (current flint precision)."""
         import flint
 
         q = lambda v: flint.arb(flint.fmpq(v.numerator, v.denominator))  # noqa: E731
@@ -181,43 +187,115 @@ class ScalarCase:
         for k in self.grid.exact:
             tt = q(k)
             ref = self.target.rate_arb(k) if self.norm == "memory" else self.target.out_arb(k)
-            for w, u, c in self.corners(beta):
+            for w, u, c in self.corners(h):
                 val = ((q(w) * tt).exp() if self.norm == "memory"
                        else ((q(w) * tt).expm1() / q(w) if w else tt))
                 vals.append(abs(ref - q(c) * q(u) * val))
         return sup_ball(vals)
+
+    def scale(self, h: Fraction) -> float:
+        """sup_t (|ρ(t)| + max over the box of |φ(t)|): the size of the numbers whose difference
+        is the error (rounding is relative to it)."""
+        t = self.grid.values
+        ref = self.target.rate_numpy(t) if self.norm == "memory" else self.target.out_numpy(t)
+        big = max(abs(float(c) * float(u)) * float(np.exp(float(w) * t).max())
+                  * (float(t.max()) if self.norm == "output" else 1.0) for w, u, c in self.corners(h))
+        return float(np.abs(ref).max() + big)
 
     def describe(self) -> str:
         return (f"target {self.kernel.description} vs ρ̂(t) = c·u·e^(wt) with w = {self.w}, "
                 f"u = {self.u}, c = {self.c}; t = 1…{self.T}; {self.norm} norm")
 
 
-def corner_proof() -> Proof:
-    """SymPy: the sup over the box of |ρ(t) − φ(t)| (and of |∫₀ᵗ(ρ − φ)|) is attained at a corner."""
-    import sympy as sp
+# The readout case: a diagonal linear RNN with distinct rates, all units driven and read (dyadic).
+READOUT_RATES = (Fraction(1, 8), Fraction(1, 2), Fraction(1))
+READOUT_C = (Fraction(3, 4), Fraction(1, 4), Fraction(-1, 8))
 
-    c, u, w, t = sp.symbols("c u w t", real=True)
-    gc, gu, gw, mu = sp.symbols("delta_c delta_u delta_w mu", real=True)
-    phi = (c + gc) * (u + gu) * sp.exp((w + gw) * t)
-    # bilinear in (δc, δu): second derivatives vanish, so extremes over a rectangle are at corners
-    bilinear = bool(sp.diff(phi, gc, 2) == 0 and sp.diff(phi, gu, 2) == 0)
-    # ∂φ/∂δw = t·φ: for fixed (δc, δu) its sign does not change with δw, so φ is monotone in δw
-    monotone = sp.expand(sp.diff(phi, gw) - t * phi) == 0
-    # output: Φ = (c+δc)(u+δu)·g(μ), g(μ) = (e^{μt} − 1)/μ; g'(μ) = K(t) := ∫₀ᵗ s e^{μs} ds > 0
-    # for t > 0, verified as K(0) = 0 and dK/dt = t e^{μt} for K = (tμe^{μt} − e^{μt} + 1)/μ²
-    g = (sp.exp(mu * t) - 1) / mu
-    K = (t * mu * sp.exp(mu * t) - sp.exp(mu * t) + 1) / mu**2
-    out_monotone = (sp.cancel(sp.diff(g, mu) - K) == 0 and sp.cancel(K.subs(t, 0)) == 0
-                    and sp.cancel(sp.diff(K, t) - t * sp.exp(mu * t)) == 0)
-    holds = bool(bilinear and monotone and out_monotone)
-    return Proof(holds, "the 1-unit linear RNN c·u·e^{wt} under box perturbations of (w, u, c), any "
-                 "β ≥ 0, any finite grid of times t ≥ 0, memory and output norms",
-                 "φ is bilinear in (δc, δu) and ∂φ/∂δw = tφ, so for every t the range of φ over "
-                 "the box is spanned by its 8 corners (likewise ∫₀ᵗφ, whose μ-derivative is "
-                 "∫₀ᵗ s e^{μs} ds > 0); |ρ(t) − v| is convex in v, so its sup over the box is at a "
-                 "corner: E(β) = max over grid times and corners (SymPy: derivatives)",
-                 details={"bilinear": bilinear, "monotone_in_w": monotone,
-                          "output_monotone": out_monotone})
+
+@dataclass(frozen=True)
+class ReadoutCase:
+    """A width-m diagonal linear RNN W = −diag(r), U = 1, readout c, against a target kernel on
+    t = 1, …, T, with only c perturbed (A.8 eq. (33), A.9 eq. (54)). The error e(t) = ρ̂(t) − ρ(t)
+    is linear in Δc with gradient g(t) = e^{Wt}U (memory norm; ∫₀ᵗe^{Ws}ds U for the output
+    norm), so the statement's closed form sup_t (|e(t)| + coefficient·β·|g(t)|_q) is evaluated
+    here by direct exponentials, independently of the estimator's matrix exponentials."""
+
+    kernel: Kernel
+    T: int
+    norm: str = "memory"
+    rates: tuple[Fraction, ...] = READOUT_RATES
+    c: tuple[Fraction, ...] = READOUT_C
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(Fraction(1), Fraction(1), self.T)
+
+    @property
+    def target(self) -> LinearTarget:
+        return LinearTarget(self.kernel)
+
+    @property
+    def theta(self) -> Theta:
+        return Theta.linear(-np.diag([float(r) for r in self.rates]), [1.0] * len(self.rates),
+                            [float(v) for v in self.c])
+
+    def _terms(self, k: Fraction, exp: Any, expm1: Any, q: Any) -> list[Any]:
+        tt = q(k)
+        if self.norm == "memory":
+            return [exp(-q(r) * tt) for r in self.rates]
+        return [-expm1(-q(r) * tt) / q(r) for r in self.rates]
+
+    def bound_numpy(self, law: PerturbationSup, beta: Fraction) -> float:
+        t = self.grid.values
+        ref = self.target.rate_numpy(t) if self.norm == "memory" else self.target.out_numpy(t)
+        best = 0.0
+        for i, k in enumerate(self.grid.exact):
+            g = self._terms(k, math.exp, math.expm1, float)
+            e = sum(float(c) * v for c, v in zip(self.c, g, strict=True)) - float(ref[i])
+            best = max(best, float(law.readout_bound(e, g, float(beta), math.sqrt)))
+        return best
+
+    def bound_mp(self, law: PerturbationSup, beta: Fraction, ctx: Any) -> Any:
+        q = lambda v: ctx.mpf(v.numerator) / v.denominator  # noqa: E731
+        best = ctx.zero
+        for k in self.grid.exact:
+            g = self._terms(k, ctx.exp, ctx.expm1, q)
+            ref = self.target.rate_mp(k, ctx) if self.norm == "memory" else self.target.out_mp(k, ctx)
+            e = ctx.fsum(q(c) * v for c, v in zip(self.c, g, strict=True)) - ref
+            best = max(best, law.readout_bound(e, g, q(beta), ctx.sqrt,
+                                               coef=q(law.coefficient)))
+        return best
+
+    def bound_arb(self, law: PerturbationSup, beta: Fraction) -> Any:
+        import flint
+
+        q = lambda v: flint.arb(flint.fmpq(v.numerator, v.denominator))  # noqa: E731
+        vals = []
+        for k in self.grid.exact:
+            g = self._terms(k, lambda x: x.exp(), lambda x: x.expm1(), q)
+            ref = self.target.rate_arb(k) if self.norm == "memory" else self.target.out_arb(k)
+            e = sum((q(c) * v for c, v in zip(self.c, g, strict=True)), flint.arb(0)) - ref
+            vals.append(law.readout_bound(e, g, q(beta), lambda x: x.sqrt(),
+                                          lambda x, y: x.max(y), coef=q(law.coefficient)))
+        return sup_ball(vals)
+
+    def scale(self) -> float:
+        """sup_t (|ρ(t)| + Σ|c_i g_i(t)|) + Σ|g|: the size of the cancelling terms."""
+        t = self.grid.values
+        ref = self.target.rate_numpy(t) if self.norm == "memory" else self.target.out_numpy(t)
+        g = np.array([self._terms(k, math.exp, math.expm1, float) for k in self.grid.exact])
+        return float(np.max(np.abs(ref) + np.abs(g) @ np.abs([float(c) for c in self.c])
+                            + np.abs(g).sum(axis=1)))
+
+    def grad_size(self) -> float:
+        """max_t |g(t)|₂ (the attainment tolerance scales with β times it)."""
+        g = np.array([self._terms(k, math.exp, math.expm1, float) for k in self.grid.exact])
+        return float(np.max(np.linalg.norm(g, axis=1)))
+
+    def describe(self) -> str:
+        return (f"target {self.kernel.description} vs W = −diag({', '.join(map(str, self.rates))}), "
+                f"U = 1, c = ({', '.join(map(str, self.c))}), only c perturbed; t = 1…{self.T}; "
+                f"{self.norm} norm")
 
 
 # ---- the exact (stable) approximant sequence of an exponential-sum kernel --------------------
@@ -263,68 +341,26 @@ def exact_sequence(kernel: Kernel, m: int) -> Theta:
     return Theta.linear(W, [1.0] * k + [0.0] * (m - k), coeffs + [0.0] * (m - k))
 
 
-def stability_bound(C: float, V: float, a: float, beta: float, norm: str) -> float:
-    """The proven bound B(β) ≥ E_m(β) of the exact sequence (any m; see :func:`exp_half_proof`):
-    C = ‖c‖₂, V = ‖U‖₂, a = −max eig W > β. inf for β ≥ a (outside the stability radius)."""
+def stability_bound(C: float, V: float, a: float, beta: float, norm: str, step: float = 1.0) -> float:
+    """The proven bound B(β) ≥ E_m(β) of the exact sequence (any m; see
+    :func:`recmem.theory.stability.exp_half_proof`): C = ‖c‖₂, V = ‖U‖₂, a = −max eig W > β; inf
+    for β ≥ a (outside the stability radius). The pointwise bound is g(t) = (β(C+V) + β²)e^{−dt} +
+    CV(e^{−dt} − e^{−at}), d = a − β: its sup (memory), its integral (output, and the L¹ norm), and
+    for ``l1`` on the grid t_k = kΔ (k ≥ 1) its Riemann sum, ≤ the integral plus Δ·max of the
+    unimodal second term (the first term decreases: its sum is ≤ its integral)."""
     if beta >= a:
         return math.inf
     d = a - beta
     sup_part = beta * (C + V) + beta**2 + C * V * beta / d
     int_part = (beta * (C + V) + beta**2) / d + C * V * (1 / d - 1 / a)
-    return {"memory": sup_part, "output": int_part, "sobolev": sup_part + int_part}[norm]
+    return {"memory": sup_part, "output": int_part, "sobolev": sup_part + int_part,
+            "l1": int_part + step * C * V * beta / d}[norm]
 
 
-def exp_half_proof() -> Proof:
-    """SymPy: for symmetric W with max eig −a < 0 and |Δθ|₂ ≤ β < a, the perturbed error of the
-    exact sequence is ≤ B(β), and B(β) → 0 as β → 0⁺ (E continuous at 0 for every width m)."""
-    import sympy as sp
-
-    C, V, b, d, t, a0, A = sp.symbols("C V beta delta t a0 A", positive=True)
-    a = b + d  # d = a − β > 0: inside the stability radius
-    # |ρ̃ − ρ| ≤ (β(C+V) + β²)e^{−dt} + CV(e^{−dt} − e^{−at}) =: g(t) from ‖e^{W̃t}‖ ≤ e^{−dt}
-    # (logarithmic norm of symmetric W plus ‖ΔW‖₂ ≤ β) and Duhamel:
-    # ‖e^{W̃t} − e^{Wt}‖ ≤ ∫₀ᵗ e^{−d(t−s)}βe^{−as} ds = e^{−dt} − e^{−at}.
-    # Duhamel: D(t) = e^{−dt} − e^{−at} solves D' = −dD + βe^{−at}, D(0) = 0, as does
-    # ∫₀ᵗ e^{−d(t−s)}βe^{−as} ds: by uniqueness they agree
-    D = sp.exp(-d * t) - sp.exp(-a * t)
-    duhamel = (sp.expand(sp.diff(D, t) + d * D - b * sp.exp(-a * t)) == 0 and D.subs(t, 0) == 0)
-    h = sp.exp(-d * t) - sp.exp(-a * t)
-    ts = sp.log(a / d) / b  # the stationary point of h
-    stationary = sp.expand(sp.powsimp(sp.expand_log(sp.diff(h, t).subs(t, ts), force=True))) == 0
-    # h(t*) = e^{−a t*}·β/d ≤ β/d (t* ≥ 0); h(0) = 0 and h → 0 at ∞
-    peak = sp.cancel(sp.powsimp(sp.expand(h.subs(t, ts) * sp.exp(a * ts)), force=True) - b / d) == 0
-    # ∫₀^∞ e^{−dt} dt = 1/d and ∫₀^∞ h = 1/d − 1/a (antiderivatives and their limits)
-    F = -sp.exp(-d * t) / d
-    integral = (sp.expand(sp.diff(F, t) - sp.exp(-d * t)) == 0 and sp.limit(F, t, sp.oo) == 0
-                and sp.cancel(F.subs(t, 0) + 1 / d) == 0)
-    bound = (b * (C + V) + b**2 + C * V * b / d) + ((b * (C + V) + b**2) / d + C * V * (1 / d - 1 / a))
-    limit0 = sp.limit(bound.subs(d, a0 - b), b, 0, "+")
-    # ρ(t) = A^t is the 1-unit RNN c = u = 1, w = ln A (ExponentialKernel), C = V = 1
-    realised = (A**t).rewrite(sp.exp) == sp.exp(sp.log(A) * t)
-    holds = bool(duhamel and stationary and peak and integral and limit0 == 0 and realised)
-    return Proof(holds, "ρ a finite exponential sum (incl. a^t), realised exactly by W = diag(−r), "
-                 "U = 1, c = coefficients, padded to any width m with idle units of rate min r: "
-                 "E_m(β) ≤ B(β) for β < a = min r in the Sobolev-type norm over Heaviside inputs, "
-                 "all m; B(β) → 0 as β → 0⁺, so E is continuous at 0 with stability radius a",
-                 "bound |ρ̃ − ρ| ≤ (β(C+V)+β²)e^{−(a−β)t} + CV(e^{−(a−β)t} − e^{−at}) from the "
-                 "logarithmic norm (W symmetric: ‖e^{(W+Δ)t}‖₂ ≤ e^{(−a+β)t}) and Duhamel's formula "
-                 "(cited, not derived here); SymPy: the Duhamel integral, the peak of "
-                 "e^{−(a−β)t} − e^{−at} (β/(a−β)), the integrals over [0, ∞), lim_{β→0⁺} B(β) = 0, "
-                 "and a^t = e^{t ln a}",
-                 details={"duhamel": duhamel, "stationary": stationary, "peak": peak,
-                          "integral": integral, "limit_at_0": str(limit0), "realised": realised,
-                          "B": str(bound)})
-
-
-def timed_proof(fn: Any) -> tuple[Proof, float]:
-    t0 = time.perf_counter()
-    p = fn()
-    return p, time.perf_counter() - t0
-
-
-def kernel_of(ctx_params: Any, name: str) -> Kernel:
-    return parse_kernel(str(ctx_params[name]))
-
-
-def rational(text: str) -> Fraction:
-    return parse_fraction(text)
+# ---- statement-independent study data, shared by a statement and its controls -----------------
+def data(key: Hashable, make: Callable[[], T]) -> tuple[T, float]:
+    """``make()`` computed once per ``key`` (:func:`paper_o._studies.shared`, an LRU memo): only
+    for data that do not depend on the statement under test (fits, perturbation samples, RK4
+    errors); ``key`` holds every parameter, the seed, the arithmetic and the norm. The statement
+    and each of its controls are judged afresh on the same data."""
+    return shared(("paper_w.stability", key), make)

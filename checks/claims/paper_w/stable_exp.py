@@ -1,32 +1,42 @@
 """W.stable-exp: exponential memory admits a stable approximation by linear RNNs; polynomial memory
-does not (W §3.2, Fig. 1, App. D).
+does not (W §3 intro, §3.2 after Remark 3.6, Fig. 1, App. D eq. (118)); W.stable-exp.l1 reads
+the norm as App. D prints it.
 
-Two halves, checked differently:
+The statement (:class:`recmem.theory.stability.StableApproximation`) names the targets claimed
+stable and unstable, the direction of the excess trend and the norm; everything below reads them.
 
-- **Exponential half** (an existence statement). For ρ a finite exponential sum (a^t included) the
-  exact RNN, padded to any width m, has E_m(β) ≤ B(β) for β below the stability radius a = min rate,
-  with B(β) → 0 as β → 0: proved (SymPy side, :func:`_stability.exp_half_proof`) and checked on the
-  estimator (numpy: float64 samples ≤ B(β); flint: certified).
-- **Polynomial half** (a non-existence statement about *every* approximant sequence) can only be
-  corroborated. App. D's experiment: least-squares fits ρ̂_m = Σ_{k≤m} a_k e^{−kt} on t = 1…100
-  (rates fixed at 1…m), E_m(β) for β ∈ {0} ∪ {5·10⁻⁴·2^i}, 10 samples per β. The fits are
-  Vandermonde-like (κ₂ ≈ e^{m²/2}), so the reference study is computed in ball arithmetic (flint):
-  exact least-squares coefficients enclosed, certified lower bounds on E_m(β) at the smallest β's;
-  every float arithmetic repeats the fit and the whole β list and is compared with it (c·n·κ·u),
-  which separates rounding from genuine instability.
+- **Existence half** ("any linear functional with an exponential decaying memory can be stably
+  approximated"). For ρ a finite exponential sum (0.9^t included) the exact RNN, padded to any width
+  m, has E_m(β) ≤ B(β) for β below the stability radius, with B(β) → 0 as β → 0: proved (SymPy,
+  :func:`recmem.theory.stability.exp_half_proof`) and checked on the estimator (numpy: float64
+  samples ≤ B(β); flint: certified). "Any" beyond finite exponential sums is not proved here. A
+  statement that denies a stable approximation to such a target is refuted by this proof.
+- **The App. D study** (what Fig. 1 shows, and the only evidence on polynomial memory, a
+  non-existence statement about *every* approximant sequence). Least-squares fits
+  ρ̂_m = Σ_{k≤m} a_k e^{−kt} on t = 1…100 (rates fixed at 1…m: App. D only says "polynomial
+  approximation of ρ(−ln t) over (0, 1]"; the basis, and how m maps to the degree, are a choice),
+  E_m(β) for β ∈ {0} ∪ {5·10⁻⁴·2^i}, 10 samples per β. The fits are Vandermonde-like
+  (κ₂ ≈ e^{m²/2}), so the reference study is computed in ball arithmetic (flint): exact
+  least-squares coefficients enclosed, certified lower bounds on E_m(β) at the smallest β's; every
+  float arithmetic repeats the fit and the whole β list and is compared with it (c·n·κ·u), which
+  separates rounding from genuine instability. The data do not depend on the statement: they are
+  computed once per parameter set and norm, and the statement and each negative control are
+  judged on them.
 
-Deciding trend tests (declared here, α = 0.01, stratified one-sided Kendall):
+Deciding trend tests (α = 0.01, stratified one-sided Kendall), read from the statement:
 
-1. polynomial target: E_m(0) falls as m grows (approximation);
-2. polynomial target: the excess E_m(β) − E_m(0) grows with m at each of the smallest β's (E is
-   discontinuous at 0 along the App. D sequence);
-3. the exponential target under the same protocol (the paper's Fig. 1 control): its excess must not
-   grow with m. If it does, App. D's protocol shows the same instability for a target that provably
-   admits a stable approximation, so test 2 says nothing about polynomial memory: INCONCLUSIVE.
+1. each unstable-role target: E_m(0) falls as m grows (approximation);
+2. each unstable-role target: E_m(β) − E_m(0) moves with m in the stated direction at each of the
+   smallest β's (printed: grows — E is discontinuous at 0 along App. D's fits);
+3. each stable-role target: E_m(β) − E_m(0) does not grow with m (Fig. 1(a), "adding the hidden
+   dimension does not increase the perturbation error"). Significant growth FAILS this, except
+   for a target that provably has a stable approximation (a finite exponential sum): then App.
+   D's protocol is unstable for a target that is known to be stably approximable, the study says
+   nothing about the memory, and the test is INCONCLUSIVE.
 
-With ρ = 0.9^t (CLAIMS.md's reading of eq. 120) test 3 finds the growth: every unit of App. D's
-approximant decays at rate ≥ 1 > ln(1/0.9), so 0.9^t = s^{0.105} (s = e^{−t}) is not smooth at
-s = 0 and its fit needs coefficients as large as the polynomial target's (|a| ≈ 3·10¹⁵ at m = 8).
+With ρ = 0.9^t (eq. (118), as printed) test 3 finds the growth: every unit of App. D's approximant
+decays at rate ≥ 1 > ln(1/0.9), so 0.9^t = s^{0.105} (s = e^{−t}) is not smooth at s = 0 and its
+fit needs coefficients as large as the polynomial target's (|a| ≈ 3·10¹⁵ at m = 8).
 """
 
 from __future__ import annotations
@@ -46,21 +56,21 @@ from recmem.checks.claims.paper_w._stability import (
     ball_lower,
     ball_upper,
     beta_list,
+    data,
     exact_sequence,
-    exp_half_proof,
     exponents_param,
     fmt,
     kernel_param,
-    norm_param,
     realisation,
     realisation_offset,
     stability_bound,
     sup_ball,
 )
-from recmem.checks.verdict import Evidence, Outcome
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.kernels import Kernel, parse_kernel
 from recmem.numerics.perturbation import (
+    LINEAR_BLOCKS,
     Estimate,
     Grid,
     LinearTarget,
@@ -75,6 +85,7 @@ from recmem.numerics.perturbation import (
     linear_response_arb,
     torch_evaluator,
 )
+from recmem.theory.stability import StableApproximation, stable_exp_proof
 
 BASE = Fraction(1, 2000)  # β = 5·10⁻⁴·2^i (App. D)
 PREDICTED = 8  # first-order targeted points per β (the grid times with the largest prediction)
@@ -100,6 +111,28 @@ def _hp(ctx: Context) -> tuple[Fraction, ...]:
 
 def _kernel(ctx: Context, target: str) -> Kernel:
     return parse_kernel(str(ctx[f"{target}_target"]))
+
+
+def _norm(ctx: Context) -> str:
+    return ctx.law(StableApproximation).norm
+
+
+def _key(ctx: Context, *more: Any) -> tuple[Any, ...]:
+    """Everything the study's data depend on: parameters, seed, norm, reference precision."""
+    return (tuple(sorted((k, str(v)) for k, v in ctx.params.items())), ctx.seed, _norm(ctx),
+            int(ctx.precision_bits), *more)
+
+
+def _realisable(ctx: Context) -> dict[str, str]:
+    """Targets with a finite exponential-sum kernel (an exact linear RNN): target → description."""
+    out = {}
+    for tg in TARGETS:
+        try:
+            realisation(_kernel(ctx, tg))
+        except ValueError:
+            continue
+        out[tg] = _kernel(ctx, tg).description
+    return out
 
 
 def _seed(ctx: Context, target: str, m: int) -> tuple[int, int, int]:
@@ -152,21 +185,23 @@ class Cell:
 
 
 def _errors_arb(target_r: list[Any], target_o: list[Any], r: list[Any], o: list[Any],
-                norm: str) -> Any:
+                norm: str, step: Fraction) -> Any:
+    """The error of one model in ``norm`` as a ball (sup over the grid, or the L¹ Riemann sum)."""
+    import flint
+
     dr = [abs(a - b) for a, b in zip(target_r, r, strict=True)]
+    if norm == "l1":
+        return sum(dr[1:], dr[0]) * flint.arb(flint.fmpq(step.numerator, step.denominator))
     do = [abs(a - b) for a, b in zip(target_o, o, strict=True)]
     vals = {"memory": dr, "output": do, "sobolev": [x + y for x, y in zip(do, dr, strict=True)]}[norm]
     return sup_ball(vals)
 
 
-def _reference(ctx: Context) -> dict[tuple[str, int], Cell]:
-    if "reference" not in ctx.cache:
-        t0 = time.perf_counter()
-        ctx.cache["reference"] = {(tg, m): _reference_cell(ctx, tg, m)
-                                  for tg in TARGETS for m in ctx["ms"]}
-        ctx.cache["reference_seconds"] = time.perf_counter() - t0
-    ref: dict[tuple[str, int], Cell] = ctx.cache["reference"]
-    return ref
+def _reference(ctx: Context) -> tuple[dict[tuple[str, int], Cell], float]:
+    """The ball-arithmetic study of both targets at every width (statement-independent data: the
+    statement and its controls share it), and the seconds this call spent computing it."""
+    return data(_key(ctx, "reference"), lambda: {(tg, m): _reference_cell(ctx, tg, m)
+                                                 for tg in TARGETS for m in ctx["ms"]})
 
 
 def _reference_cell(ctx: Context, target: str, m: int) -> Cell:
@@ -190,14 +225,15 @@ def _reference_at(ctx: Context, target: str, m: int, bits: int, kappa: Any) -> C
 
     from recmem.numerics.expsum_fit import design_numpy, fit_flint
 
-    kernel, grid, norm = _kernel(ctx, target), _grid(ctx), str(ctx["norm"])
+    kernel, grid, norm = _kernel(ctx, target), _grid(ctx), _norm(ctx)
     coeffs, fit_bits = fit_flint(kernel, grid.values, _rates(m), bits)
     hp = _hp(ctx)
     lt = LinearTarget(kernel)
     mid = _theta(m, [float(c.mid()) for c in coeffs])
     est = estimate(linear_evaluator(mid, lt, grid, norm), m, hp, int(ctx["samples"]),
-                   _seed(ctx, target, m), perturb_b=False, norm=norm,
-                   targeted=first_order_points(mid, lt, grid, hp, norm, PREDICTED), keep=KEEP, certify=False)
+                   _seed(ctx, target, m), blocks=LINEAR_BLOCKS, norm=norm,
+                   targeted=first_order_points(mid, lt, grid, hp, norm, PREDICTED), keep=KEEP,
+                   certify=False)
     chosen = [int(np.flatnonzero(est.points.beta_index == 0)[0])]
     for i in range(1, len(hp)):
         sel = np.flatnonzero(est.points.beta_index == i)
@@ -213,7 +249,7 @@ def _reference_at(ctx: Context, target: str, m: int, bits: int, kappa: Any) -> C
             W, U, _, dc = (v[0] for v in pts.take([j]).apply(zero))
             c = [coeffs[k] + flint.arb(float(dc[k])) for k in range(m)]
             r, o = linear_response_arb(W, U, c, grid)
-            errs.append(_errors_arb(tr, to, r, o, norm))
+            errs.append(_errors_arb(tr, to, r, o, norm, grid.step))
         resid = [float((a - b).mid()) for a, b in zip(tr, linear_response_arb(
             zero.W, zero.U, coeffs, grid)[0], strict=True)]
     e_lo, e_mid, e_hi, e_ball, argmax = [], [], [], [], []
@@ -242,7 +278,7 @@ def _reference_at(ctx: Context, target: str, m: int, bits: int, kappa: Any) -> C
 # ---- evidence from the reference study -----------------------------------------------------
 def _rows(ctx: Context, target: str) -> list[dict[str, Any]]:
     """Trend rows: per m and positive hp β, the excess E_m(β) − E_m(0) (certified midpoints)."""
-    ref, hp = _reference(ctx), _hp(ctx)
+    ref, hp = _reference(ctx)[0], _hp(ctx)
     rows = []
     for m in ctx["ms"]:
         cell = ref[(target, m)]
@@ -253,7 +289,7 @@ def _rows(ctx: Context, target: str) -> list[dict[str, Any]]:
 
 
 def _tables(ctx: Context) -> dict[str, Any]:
-    ref, hp = _reference(ctx), _hp(ctx)
+    ref, hp = _reference(ctx)[0], _hp(ctx)
     return {tg: [{"m": m, "max|a|": fmt(max(abs(c.mid()) for c in ref[(tg, m)].coeffs)),
                   "kappa": str(ref[(tg, m)].kappa),
                   **{f"E(β={b})": fmt(ref[(tg, m)].e_mid[i]) for i, b in enumerate(hp)}}
@@ -261,7 +297,7 @@ def _tables(ctx: Context) -> dict[str, Any]:
 
 
 def _flint(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    ref = _reference(ctx)
+    ref, secs = _reference(ctx)
     hp = _hp(ctx)
     cells = list(ref.values())
     wide = [f"{c.target} m={c.m}" for c in cells if c.wide]
@@ -280,7 +316,7 @@ def _flint(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                  f"lower bounds (ball lower ends); {_table_text(tables)}"
                  + (f"; balls too wide at {', '.join(wide)}" if wide else "")
                  + (f"; points outside the ball at {', '.join(outside)}" if outside else "")),
-        seconds=float(ctx.cache.get("reference_seconds", 0.0)), data={"tables": tables})]
+        seconds=secs, data={"tables": tables})]
     out += _trend_tests(backend, ctx)
     out.append(_exact_sequence_flint(backend, ctx))
     return out
@@ -296,108 +332,159 @@ def _table_text(tables: dict[str, Any]) -> str:
 
 
 def _trend_tests(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    ref = _reference(ctx)
-    poly0 = [{"target": "poly", "m": m, "E0": ref[("poly", m)].e_mid[0]} for m in ctx["ms"]]
-    out = [
-        trend_evidence(backend, poly0, "polynomial target: E_m(0) falls as m grows (approximation)",
-                       "m", "E0", "decreasing", [], BY),
-        trend_evidence(backend, _rows(ctx, "poly"), "polynomial target: E_m(β) − E_m(0) grows with m "
-                       "at each small β (E discontinuous at 0 along App. D's fits)", "m", "excess",
-                       "increasing", ["beta"], BY),
-    ]
-    control = trend_evidence(backend, _rows(ctx, "exp"), "exponential control: E_m(β) − E_m(0) "
-                             "does not grow with m under the same protocol", "m", "excess",
-                             "increasing", ["beta"], BY)
-    test = control.data["test"]
-    exp0 = [fmt(ref[("exp", m)].e_mid[0]) for m in ctx["ms"]]
+    """The deciding tests, in the directions and for the roles the statement gives."""
+    law = ctx.law(StableApproximation)
+    ref = _reference(ctx)[0]
+    realisable = _realisable(ctx)
+    out = []
+    for tg in law.unstable:
+        e0 = [{"target": tg, "m": m, "E0": ref[(tg, m)].e_mid[0]} for m in ctx["ms"]]
+        for ev in (trend_evidence(backend, e0, "unstable-role target: trend of E_m(0) in m "
+                                  "(approximation)", "m", "E0", "decreasing", [], BY),
+                   trend_evidence(backend, _rows(ctx, tg), "unstable-role target: trend of "
+                                  "E_m(β) − E_m(0) in m at each small β", "m", "excess",
+                                  law.excess_trend, ["beta"], BY)):
+            ev.message = f"target {_kernel(ctx, tg).description}: " + ev.message
+            out.append(ev)
+    for tg in law.stable:
+        out.append(_stable_test(backend, ctx, tg, tg in realisable))
+    return out
+
+
+def _stable_test(backend: AbstractBackend, ctx: Context, target: str, realisable: bool) -> Evidence:
+    """"Adding the hidden dimension does not increase E(β)" for a stable-role target: a
+    significant increase of E_m(β) − E_m(0) with m fails it — unless the target provably has a
+    stable approximation (a finite exponential sum), when App. D's protocol, not the memory, is
+    unstable and the test cannot tell (INCONCLUSIVE)."""
+    ref = _reference(ctx)[0]
+    ev = trend_evidence(backend, _rows(ctx, target), "stable-role target: E_m(β) − E_m(0) not "
+                        "increasing in m (stable along App. D's fits)", "m", "excess",
+                        "increasing", ["beta"], BY)
+    test = ev.data["test"]
+    e0 = ", ".join(fmt(ref[(target, m)].e_mid[0]) for m in ctx["ms"])
     amax = {tg: fmt(max(float(abs(c.mid())) for c in ref[(tg, max(ctx["ms"]))].coeffs))
             for tg in TARGETS}
-    if test["outcome"] == "pass":
-        control.outcome = Outcome.INCONCLUSIVE
-        control.message = (
-            f"the exponential target {_kernel(ctx, 'exp').description} shows the same growth "
-            f"({test['reason']}): App. D's protocol is unstable for a target that provably admits a "
-            f"stable approximation (symbolic side; exact sequence below), so the polynomial "
-            f"target's growth is not evidence about polynomial memory. Its fits need coefficients "
-            f"as large as the polynomial target's (max|a| at m = {max(ctx['ms'])}: exp {amax['exp']}, "
-            f"poly {amax['poly']}) because every unit decays at rate ≥ 1 while the target decays "
-            f"more slowly. Fig. 1's left panel (E_m(β) not increasing in m) is not reproduced with "
-            f"this target; E_m(0) = {', '.join(exp0)} for m = {', '.join(map(str, ctx['ms']))}")
+    kernel = _kernel(ctx, target).description
+    if test["outcome"] == "pass" and realisable:
+        ev.outcome = Outcome.INCONCLUSIVE
+        ev.message = (
+            f"the target {kernel} shows growth ({test['reason']}), yet it provably admits a stable "
+            f"approximation (its exact realisation; symbolic side): App. D's protocol is unstable "
+            f"for it, so this study cannot tell stable from unstable memory. Its fits need "
+            f"coefficients as large as the other target's (max|a| at m = {max(ctx['ms'])}: "
+            + ", ".join(f"{k} {v}" for k, v in amax.items()) + "): every unit decays at rate ≥ 1. "
+            f"Fig. 1(a) (E_m(β) not increasing in m) is not reproduced; E_m(0) = {e0} for "
+            f"m = {', '.join(map(str, ctx['ms']))}")
+    elif test["outcome"] == "pass":
+        ev.outcome = Outcome.FAIL
+        ev.message = (f"E_m(β) − E_m(0) of {kernel} grows significantly with m ({test['reason']}): "
+                      "App. D's fits are not stable for it, and nothing shows that another "
+                      f"sequence is; E_m(0) = {e0}")
     else:
-        control.outcome = Outcome.PASS
-        control.message = (f"no growth with m detected for the exponential target "
-                           f"({test['reason']}); E_m(0) = {', '.join(exp0)}: the protocol tells the "
-                           f"two memories apart")
-    control.tolerance = "passes unless the growth is significant (one-sided α = 0.01 per stratum)"
-    return [*out, control]
+        ev.outcome = Outcome.PASS
+        ev.message = (f"no growth with m detected for {kernel} ({test['reason']}); "
+                      f"E_m(0) = {e0}")
+    ev.tolerance = "passes unless the growth is significant (one-sided α = 0.01 per stratum)"
+    return ev
 
 
 # ---- the exponential half: the exact sequence and its proven bound ----------------------------------
-def _exact_cases(ctx: Context) -> list[tuple[int, Theta, float]]:
-    """(m, θ_m, a) of the exact sequence of the exponential target for every m ≥ its terms."""
-    kernel = _kernel(ctx, "exp")
+def _exact_cases(ctx: Context) -> tuple[str, list[tuple[int, Theta, float]]]:
+    """(target, [(m, θ_m, a)]) of the exact sequence of the first stable-role target with a finite
+    exponential-sum kernel, for every m ≥ its terms (ValueError when there is none)."""
+    law = ctx.law(StableApproximation)
+    realisable = _realisable(ctx)
+    tg = next((t for t in law.stable if t in realisable), None)
+    if tg is None:
+        raise ValueError("no stable-role target is a finite exponential sum: no exact sequence")
+    kernel = _kernel(ctx, tg)
     rates, _ = realisation(kernel)
-    return [(m, exact_sequence(kernel, m), min(rates)) for m in ctx["ms"] if m >= len(rates)]
+    return tg, [(m, exact_sequence(kernel, m), min(rates)) for m in ctx["ms"] if m >= len(rates)]
 
 
-def _bound(theta: Theta, a: float, beta: Fraction, norm: str, offset: float) -> float:
+def _bound(theta: Theta, a: float, beta: Fraction, norm: str, offset: float, grid: Grid) -> float:
     """B(β + offset) with the float64 model's distance to the exact one as offset (the exact
     sequence's ‖c‖, ‖U‖ and a = min rate enlarged by the offset: conservative)."""
     return stability_bound(float(np.linalg.norm(theta.c)) + offset, float(np.linalg.norm(theta.U)),
-                           a - offset, float(beta) + offset, norm)
+                           a - offset, float(beta) + offset, norm, float(grid.step))
 
 
 def _exact_sequence_numpy(backend: AbstractBackend, ctx: Context) -> Evidence:
     t0 = time.perf_counter()
+    check = "exponential half: the exact sequence stays within the proven bound B(β) → 0"
     try:
-        cases = _exact_cases(ctx)
+        tg, cases = _exact_cases(ctx)
     except ValueError as exc:
-        return Evidence(check="exponential half: exact sequence within the proven bound", kind="numeric",
-                        backend=backend.name, outcome=Outcome.SKIPPED, message=str(exc))
-    grid, norm = _grid(ctx), str(ctx["norm"])
-    lt = LinearTarget(_kernel(ctx, "exp"))
-    off = realisation_offset(_kernel(ctx, "exp"))
-    bad, rows, n = [], [], 0
-    for m, theta, a in cases:
-        betas = tuple(b for b in _betas(ctx) if b < a)
-        est = estimate(linear_evaluator(theta, lt, grid, norm), m, betas, int(ctx["samples"]),
-                       (ctx.seed, 7, m), perturb_b=False, norm=norm, certify=False, keep=KEEP,
-                       targeted=first_order_points(theta, lt, grid, betas, norm, PREDICTED))
-        n += est.evaluations
-        for b, v in zip(betas, est.values, strict=True):
-            bnd = _bound(theta, a, b, norm, off)
-            # rounding of the float64 evaluation: c·T·u·(|ρ| + |ρ̂|) ≤ c·T·u·(2 + bound)
-            if v > bnd + C_TOL * grid.n * float(backend.unit_roundoff) * (2 + bnd):
-                bad.append(f"m={m} β={b}: {fmt(v)} > {fmt(bnd)}")
-        rows.append(f"m={m}: " + ", ".join(f"{fmt(v)}≤{fmt(_bound(theta, a, b, norm, off))}"
-                                           for b, v in list(zip(betas, est.values, strict=True))[:5]))
+        return Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.SKIPPED,
+                        message=str(exc))
+    (bad, rows, n), _ = data(_key(ctx, backend.name, "exact-sequence", tg),
+                             lambda: _exact_sequence_values(backend, ctx, tg, cases))
     return Evidence(
-        check="exponential half: the exact sequence stays within the proven bound B(β) → 0",
-        kind="numeric", backend=backend.name, outcome=Outcome.FAIL if bad else Outcome.PASS,
+        check=check, kind="numeric", backend=backend.name,
+        outcome=Outcome.FAIL if bad else Outcome.PASS,
         precision_bits=backend.precision_bits, instances=n,
         tolerance="B(β) + c·T·u·(2 + B(β))", tolerance_source="exp_half_proof (SymPy) plus rounding",
         message=("; ".join(bad[:5]) + "; " if bad else "")
-        + f"{_kernel(ctx, 'exp').description} realised exactly, padded to width m; sampled E_m(β) ≤ "
+        + f"{_kernel(ctx, tg).description} realised exactly, padded to width m; sampled E_m(β) ≤ "
           f"B(β) for every β below the stability radius: " + " | ".join(rows),
         seconds=time.perf_counter() - t0)
 
 
+def _exact_sequence_values(backend: AbstractBackend, ctx: Context, tg: str,
+                           cases: list[tuple[int, Theta, float]]) -> tuple[list[str], list[str], int]:
+    grid, norm = _grid(ctx), _norm(ctx)
+    lt = LinearTarget(_kernel(ctx, tg))
+    off = realisation_offset(_kernel(ctx, tg))
+    bad, rows, n = [], [], 0
+    for m, theta, a in cases:
+        betas = tuple(b for b in _betas(ctx) if b < a)
+        est = estimate(linear_evaluator(theta, lt, grid, norm), m, betas, int(ctx["samples"]),
+                       (ctx.seed, 7, m), blocks=LINEAR_BLOCKS, norm=norm, certify=False, keep=KEEP,
+                       targeted=first_order_points(theta, lt, grid, betas, norm, PREDICTED))
+        n += est.evaluations
+        for b, v in zip(betas, est.values, strict=True):
+            bnd = _bound(theta, a, b, norm, off, grid)
+            # rounding of the float64 evaluation: c·T·u·(|ρ| + |ρ̂|) ≤ c·T·u·(2 + bound)
+            if v > bnd + C_TOL * grid.n * float(backend.unit_roundoff) * (2 + bnd):
+                bad.append(f"m={m} β={b}: {fmt(v)} > {fmt(bnd)}")
+        rows.append(f"m={m}: " + ", ".join(f"{fmt(v)}≤{fmt(_bound(theta, a, b, norm, off, grid))}"
+                                           for b, v in list(zip(betas, est.values, strict=True))[:5]))
+    return bad, rows, n
+
+
 def _exact_sequence_flint(backend: AbstractBackend, ctx: Context) -> Evidence:
     """Certified: the error balls of the exact sequence's samples (largest m) lie below B(β)."""
+    t0 = time.perf_counter()
+    check = "exponential half: exact-sequence errors certified below B(β)"
+    try:
+        tg, cases = _exact_cases(ctx)
+    except ValueError as exc:
+        return Evidence(check=check, kind="numeric", backend=backend.name,
+                        outcome=Outcome.SKIPPED, message=str(exc))
+    (above, worst, n, m, betas), _ = data(_key(ctx, backend.name, "exact-ball", tg),
+                                          lambda: _exact_ball_values(backend, ctx, tg, cases))
+    # B(β) is the proof's witness bound: exceeding it means the witness argument failed here,
+    # not that the paper's statement is false — uncertified disagreement (FAIL)
+    return Evidence(
+        check=check, kind="numeric",
+        backend=backend.name, outcome=Outcome.FAIL if above else Outcome.PASS,
+        precision_bits=backend.precision_bits, instances=n,
+        message=(f"above the proven bound at {', '.join(above[:4])}; " if above else "")
+        + f"width {m}, {n} points at β ∈ {{{', '.join(map(str, betas))}}}: largest error/bound "
+          f"{worst:.3g} (ball upper ends)", seconds=time.perf_counter() - t0)
+
+
+def _exact_ball_values(backend: AbstractBackend, ctx: Context, tg: str,
+                       cases: list[tuple[int, Theta, float]]) -> tuple[list[str], float, int, int,
+                                                                     tuple[Fraction, ...]]:
     import flint
 
-    t0 = time.perf_counter()
-    try:
-        cases = _exact_cases(ctx)
-    except ValueError as exc:
-        return Evidence(check="exponential half (certified)", kind="numeric", backend=backend.name,
-                        outcome=Outcome.SKIPPED, message=str(exc))
     m, theta, a = cases[-1]
-    grid, norm = _grid(ctx), str(ctx["norm"])
-    lt = LinearTarget(_kernel(ctx, "exp"))
-    off = realisation_offset(_kernel(ctx, "exp"))
+    grid, norm = _grid(ctx), _norm(ctx)
+    lt = LinearTarget(_kernel(ctx, tg))
+    off = realisation_offset(_kernel(ctx, tg))
     betas = tuple(b for b in _hp(ctx) if b < a)
-    pts = draw(m, betas, int(ctx["samples"]), (ctx.seed, 7, m), perturb_b=False).concat(
+    pts = draw(m, betas, int(ctx["samples"]), (ctx.seed, 7, m), blocks=LINEAR_BLOCKS).concat(
         first_order_points(theta, lt, grid, betas, norm, PREDICTED))
     above, worst = [], 0.0
     with flint.ctx.workprec(backend.precision_bits):
@@ -406,29 +493,29 @@ def _exact_sequence_flint(backend: AbstractBackend, ctx: Context) -> Evidence:
         for j in range(pts.n):
             W, U, _, c = (v[0] for v in pts.take([j]).apply(theta))
             r, o = linear_response_arb(W, U, c, grid)
-            err = _errors_arb(tr, to, r, o, norm)
-            bnd = _bound(theta, a, betas[int(pts.beta_index[j])], norm, off)
+            err = _errors_arb(tr, to, r, o, norm, grid.step)
+            bnd = _bound(theta, a, betas[int(pts.beta_index[j])], norm, off, grid)
             if float(ball_lower(err)) > bnd * (1 + 1e-12):
                 above.append(f"β={betas[int(pts.beta_index[j])]} point {j}")
             worst = max(worst, float(ball_upper(err)) / bnd if bnd > 0 else 0.0)
-    return Evidence(
-        check="exponential half: exact-sequence errors certified below B(β)", kind="numeric",
-        backend=backend.name, outcome=Outcome.REFUTE if above else Outcome.PASS,
-        precision_bits=backend.precision_bits, instances=pts.n,
-        certified_by="ball arithmetic (python-flint)" if above else None,
-        message=(f"above the proven bound at {', '.join(above[:4])}; " if above else "")
-        + f"width {m}, {pts.n} points at β ∈ {{{', '.join(map(str, betas))}}}: largest error/bound "
-          f"{worst:.3g} (ball upper ends)", seconds=time.perf_counter() - t0)
+    return above, worst, pts.n, m, betas
 
 
 # ---- float arithmetics: their own fits and full β lists against the reference ----------------------
-def _float_estimates(backend: AbstractBackend, ctx: Context) -> dict[tuple[str, int], tuple[Any, Estimate]]:
-    """Per (target, m): (the arithmetic's own fit coefficients, its estimate). numpy covers App. D's
-    whole β list; torch the β's of the reference study (with the targeted search there), since
-    its role is a second float64 arithmetic (QR and matrix_exp instead of LAPACK's eig)."""
+def _float_estimates(backend: AbstractBackend, ctx: Context) -> tuple[
+        dict[tuple[str, int], tuple[Any, Estimate]], float]:
+    """Per (target, m): (the arithmetic's own fit coefficients, its estimate), and the seconds
+    spent (statement-independent data, shared with the controls). numpy covers App. D's whole β
+    list; torch the β's of the reference study (with the targeted search there), since its role is
+    a second float64 arithmetic (QR and matrix_exp instead of LAPACK's eig)."""
+    return data(_key(ctx, backend.name), lambda: _float_estimates_now(backend, ctx))
+
+
+def _float_estimates_now(backend: AbstractBackend, ctx: Context) -> dict[tuple[str, int], tuple[
+        Any, Estimate]]:
     from recmem.numerics.expsum_fit import fit_numpy, fit_torch
 
-    grid, norm = _grid(ctx), str(ctx["norm"])
+    grid, norm = _grid(ctx), _norm(ctx)
     betas = _betas(ctx) if backend.spec.kind == "numpy" else _hp(ctx)
     kind = backend.spec.kind
     device = backend.spec.device or "cpu"
@@ -441,7 +528,7 @@ def _float_estimates(backend: AbstractBackend, ctx: Context) -> dict[tuple[str, 
                 a = fit_numpy(kernel, grid.values, _rates(m))
                 theta = _theta(m, a)
                 est = estimate(linear_evaluator(theta, lt, grid, norm), m, betas, int(ctx["samples"]),
-                               _seed(ctx, tg, m), perturb_b=False, norm=norm, keep=KEEP,
+                               _seed(ctx, tg, m), blocks=LINEAR_BLOCKS, norm=norm, keep=KEEP,
                                targeted=first_order_points(theta, lt, grid, betas, norm, PREDICTED),
                                certify=False)
             else:
@@ -454,7 +541,7 @@ def _float_estimates(backend: AbstractBackend, ctx: Context) -> dict[tuple[str, 
                 # closed form costs ~0.1 s per step)
                 wide = int(ctx["search_steps"]) > 0 and m == max(ctx["ms"])
                 est = estimate(torch_evaluator(obj, device), m, betas, int(ctx["samples"]),
-                               _seed(ctx, tg, m), perturb_b=False, norm=norm, certify=False,
+                               _seed(ctx, tg, m), blocks=LINEAR_BLOCKS, norm=norm, certify=False,
                                search=search if wide else None)
             out[(tg, m)] = (a, est)
     return out
@@ -468,10 +555,8 @@ def _float(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 
         if backend.spec.device == "cuda" and not torch.cuda.is_available():
             raise BackendUnavailable("torch:cuda: no CUDA device")
-    t0 = time.perf_counter()
-    ref = _reference(ctx)
-    ests = _float_estimates(backend, ctx)
-    secs = time.perf_counter() - t0
+    ref = _reference(ctx)[0]
+    ests, secs = _float_estimates(backend, ctx)
     n = int(ctx["T"])
     rows = [{"target": tg, "m": m} for tg in TARGETS for m in ctx["ms"]]
 
@@ -530,19 +615,29 @@ def _float(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 def _mpmath(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     from recmem.numerics.expsum_fit import fit_mpmath
 
-    ref = _reference(ctx)
+    ref = _reference(ctx)[0]
     grid = _grid(ctx)
-    mp = mpmath.MPContext()
-    mp.prec = backend.precision_bits
-    fits: dict[tuple[str, int], list[Any]] = {}
+    # the fits do not depend on the statement: shared with its controls (per precision), with
+    # the context they were computed in
+    def fresh() -> tuple[Any, dict[tuple[str, int], list[Any]]]:
+        c = mpmath.MPContext()
+        c.prec = backend.precision_bits
+        return c, {}
+
+    (mp, fits), _ = data(_key(ctx, backend.name, "mp-fits"), fresh)
     # the widest fits (where the conditioning bites); mpmath's QR costs ~0.1 s per width at 256 bits
     widths = sorted(ctx["ms"])[-int(ctx["mp_widths"]):]
     rows = [{"target": tg, "m": m} for tg in TARGETS for m in widths]
 
     def coeff_point(r: dict[str, Any]) -> tuple[Any, Any, int]:
         cell = ref[(r["target"], r["m"])]
-        x = fits.setdefault((r["target"], r["m"]), fit_mpmath(_kernel(ctx, r["target"]), grid.exact,
-                                                               _rates(r["m"]), mp))
+        key = (r["target"], r["m"])
+        if key not in fits:
+            try:
+                fits[key] = fit_mpmath(_kernel(ctx, r["target"]), grid.exact, _rates(r["m"]), mp)
+            except (ValueError, ZeroDivisionError):  # "numerically singular" at this precision
+                return mpmath.inf, cell.kappa_ls, int(ctx["T"])
+        x = fits[key]
         # distance from the enclosure of the exact solution (radius subtracted)
         # at the backend's precision (mpmath.mpf would round to the global 53 bits)
         num = mp.sqrt(mp.fsum(max(mp.zero, abs(xi - mp.mpf(c.mid().str(mp.dps + 20, radius=False)))
@@ -559,12 +654,28 @@ def _mpmath(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 
 def _mpmath_point(backend: AbstractBackend, ctx: Context, fits: dict[tuple[str, int], list[Any]],
                   mp: Any) -> Evidence:
-    """E_m(β₁) of the widest fit, attaining sample, at the backend's precision vs the ball."""
+    """E_m(β₁) of the widest fit, attaining sample, at the backend's precision vs the ball (the
+    values do not depend on the statement: computed once per parameter set and precision)."""
     t0 = time.perf_counter()
-    ref = _reference(ctx)
-    grid, norm = _grid(ctx), str(ctx["norm"])
     m = max(ctx["ms"])
-    rows, worst = [], mpmath.mpf(0)
+    (rows, worst, unresolved), _ = data(_key(ctx, backend.name, "mp-point"),
+                                        lambda: _mp_point_values(backend, ctx, fits, mp))
+    outcome = (Outcome.INCONCLUSIVE if unresolved else Outcome.PASS if worst <= 1 else Outcome.FAIL)
+    return Evidence(check=f"E_m(β₁) at the widest fit recomputed at {mp.prec} bits", kind="numeric",
+                    backend=backend.name, outcome=outcome, precision_bits=mp.prec, instances=2,
+                    residual=mpmath.nstr(worst, 3), tolerance="1",
+                    tolerance_source="relative error / (c·T·κ_LS·u·scale/E), κ_LS certified",
+                    message=(f"beyond {mp.prec} bits at width {m}: {', '.join(unresolved)}; "
+                             if unresolved else "") + "; ".join(rows),
+                    seconds=time.perf_counter() - t0)
+
+
+def _mp_point_values(backend: AbstractBackend, ctx: Context, fits: dict[tuple[str, int], list[Any]],
+                     mp: Any) -> tuple[list[str], Any, list[str]]:
+    ref = _reference(ctx)[0]
+    grid, norm = _grid(ctx), _norm(ctx)
+    m = max(ctx["ms"])
+    rows, worst, unresolved = [], mpmath.mpf(0), []
     for tg in TARGETS:
         cell = ref[(tg, m)]
         assert cell.est is not None
@@ -577,28 +688,34 @@ def _mpmath_point(backend: AbstractBackend, ctx: Context, fits: dict[tuple[str, 
             for k in range(m):
                 M[i, k] = mp.mpf(float(W[i, k]))
             M[i, m] = mp.mpf(float(U[i]))
+        if (tg, m) not in fits:  # the fit was numerically singular at this precision
+            unresolved.append(f"{tg} (the fit is singular at {mp.prec} bits)")
+            continue
         c = [fits[(tg, m)][i] + mp.mpf(float(dc[i])) for i in range(m)]
         r, o = _mp_response(M, U, c, grid, mp)
         ref_t = [lt.rate_mp(k, mp) for k in grid.exact]
         ref_o = [lt.out_mp(k, mp) for k in grid.exact] if norm != "memory" else ref_t
         dr = [abs(a - b) for a, b in zip(ref_t, r, strict=True)]
         do = [abs(a - b) for a, b in zip(ref_o, o, strict=True)]
-        val = max({"memory": dr, "output": do, "sobolev": [x + y for x, y in zip(do, dr,
-                                                                                 strict=True)]}[norm])
+        if norm == "l1":
+            val = mp.fsum(dr) * (mp.mpf(grid.step.numerator) / grid.step.denominator)
+        else:
+            val = max({"memory": dr, "output": do,
+                       "sobolev": [x + y for x, y in zip(do, dr, strict=True)]}[norm])
         ball = cell.e_ball[1]
         hp_val = mp.mpf(ball.mid().str(mp.dps + 20, radius=False))
         rad = mp.mpf(ball.rad().str(5, radius=False))
         rel = mpmath.mpf(max(mp.zero, abs(val - hp_val) - rad) / hp_val)
-        # coefficient errors c·n·κ_LS·u relative, amplified by ‖a‖·(sensitivity)/E: use scale/E
-        tol_rel = C_TOL * grid.n * cell.kappa_ls * mpmath.mpf(2) ** -mp.prec * cell.scale / hp_val
-        worst = max(worst, rel / max(tol_rel, mpmath.mpf(2) ** -(mp.prec // 2)))
+        # the coefficients err by c·n·κ_LS·u (relative) at this precision; the error of the
+        # cancelling sum Σ a_k e^{−kt} is that times scale/E
+        tol_rel = C_TOL * grid.n * cell.kappa_ls * backend.unit_roundoff * cell.scale / hp_val
+        tol_rel = max(tol_rel, mpmath.mpf(2) ** -(mp.prec // 2))
+        if tol_rel >= 0.5:
+            unresolved.append(f"{tg} (tolerance {mpmath.nstr(tol_rel, 3)})")
+        else:
+            worst = max(worst, rel / tol_rel)
         rows.append(f"{tg}: {mpmath.nstr(val, 10)} (ball midpoint {fmt(cell.e_mid[1])})")
-    ok = worst <= 1
-    return Evidence(check=f"E_m(β₁) at width {m} recomputed at {mp.prec} bits", kind="numeric",
-                    backend=backend.name, outcome=Outcome.PASS if ok else Outcome.FAIL,
-                    precision_bits=mp.prec, instances=2, residual=mpmath.nstr(worst, 3),
-                    tolerance="c·T·κ_LS·u·scale/E", message="; ".join(rows),
-                    seconds=time.perf_counter() - t0)
+    return rows, worst, unresolved
 
 
 def _mp_response(M: Any, U: np.ndarray, c: list[Any], grid: Grid, mp: Any) -> tuple[list[Any], list[Any]]:
@@ -617,18 +734,13 @@ def _mp_response(M: Any, U: np.ndarray, c: list[Any], grid: Grid, mp: Any) -> tu
 
 
 def symbolic(ctx: Context) -> list[Evidence]:
+    """What SymPy decides (:func:`recmem.theory.stability.stable_exp_proof`): the existence half for
+    finite exponential sums; undecided otherwise (the trend tests decide), refuted when the
+    statement denies a stable approximation to a target that has one."""
     t0 = time.perf_counter()
-    proof = exp_half_proof()
-    return [Evidence(
-        check="symbolic: exponential half only (does not decide the claim)",
-        kind="symbolic", backend="sympy",
-        outcome=Outcome.INCONCLUSIVE if proof.holds else Outcome.FAIL,
-        scope=proof.scope,
-        message=("exponential half " + ("proved" if proof.holds else "NOT proved (derivation failed)")
-                 + " (scope and method below); the polynomial half, a statement about every "
-                 "approximant sequence, has no proof here, so this does not decide the claim"),
-        seconds=time.perf_counter() - t0,
-        data={"method": proof.method, **{k: str(v) for k, v in proof.details.items()}})]
+    proof = stable_exp_proof(ctx.law(StableApproximation), _realisable(ctx))
+    return [from_proof(proof, time.perf_counter() - t0,
+                       check="symbolic: the existence half (finite exponential sums)")]
 
 
 def _validate(values: Any) -> str | None:
@@ -643,48 +755,79 @@ def _validate(values: Any) -> str | None:
     return None
 
 
-CLAIMS = [
-    Claim(
-        id="W.stable-exp",
-        decided_by=("statistical",),
-        title="Exponential memory: stable approximation; polynomial memory: none (App. D)",
-        statement="a linear functional with exponentially decaying memory admits a stable "
-                  "approximation by linear RNNs; one with polynomially decaying memory does not "
-                  "(E discontinuous at 0)",
-        provenance=Provenance(
-            "W", "§3.2 (after Remark 3.6), Fig. 1, App. D",
-            "Next, we demonstrate that the stable approximation condition is not too stringent in "
-            "the sense that, for linear functional sequence with exponential decaying memory "
-            "(Equation 9) admits a stable approximation. We show the numerical verification of this "
-            "result in Figure 1. [...] Stable approximation can be verified that for positive "
-            "perturbation , adding the hidden dimension does not increase the perturbation error . "
-            "In contrast, for linear functional with polynomial decaying memory, the perturbation "
-            "error is not continuous at ."),
-        tolerance="enclosure (flint fits and E_m(β)); c·n·κ_LS·u (float and mpmath fits); proven "
-                  "bound B(β) (exact sequence); trends: stratified one-sided Kendall, α = 0.01",
-        uses=("W.perturbation", "W.rnn-linear-memory"),
-        params=(
-            kernel_param("exp_target", "exp:9/10", "exponential-memory target (CLAIMS.md: 0.9^t)"),
-            kernel_param("poly_target", "poly:11/10", "polynomial-memory target (App. D: 1/(t+1)^1.1)"),
-            ints_param("ms", (1, 2, 3, 4, 5, 6, 8), "widths m (rates 1…m)"),
-            Param("T", 100, "grid t = 1…T (App. D: 100)", int, check=at_least(2)),
-            exponents_param("beta_exponents", "0-20", "i of β = 5·10⁻⁴·2^i (App. D: 0-20)"),
-            Param("hp_betas", 2, "smallest positive β's of the ball-arithmetic study and the tests",
-                  int, check=at_least(1)),
-            Param("samples", 10, "perturbation samples per β (App. D: 10)", int, check=at_least(1)),
-            norm_param("memory"),
-            Param("search_steps", 4, "targeted-search steps at the smallest β, widest fit (torch; 0: "
-                  "none)", int, check=at_least(0)),
-            Param("mp_widths", 2, "how many of the widest fits mpmath repeats at its precision", int,
-                  check=at_least(1)),
-        ),
-        validate=_validate,
-        symbolic=symbolic,
+QUOTE = (r"Moreover, we show that any linear functional with an exponential decaying memory can be "
+         r"stably approximated. [§3] … Next, we demonstrate that the stable approximation "
+         r"condition is not too stringent in the sense that, for linear functional sequence with "
+         r"exponential decaying memory (Equation (7)) admits a stable approximation. We show the "
+         r"numerical verification of this result in Figure 1. … Stable approximation can be "
+         r"verified that for positive perturbation $\beta$ , adding the hidden dimension does not "
+         r"increase the perturbation error $E(\beta)$ . In contrast, for linear functional with "
+         r"polynomial decaying memory, the perturbation error $E(\beta)$ is not continuous at "
+         r"$\beta = 0$ . [§3.2] … $$\lim _ {t \to \infty} e ^ {\beta t} \mathcal {M} "
+         r"(\mathbf {H}) (t) = 0. \tag {7}$$ … [App. D] We fit the coefficients of polynomial and "
+         r"evaluate the approximation error over $[1,2,\ldots,100]$ . The exponential decaying "
+         r"memory function is manually selected to show the significance across different hidden "
+         r"dimensions: $$\rho (t) = 0. 9 ^ {t} \tag {118}$$ while the polynomial decaying memory "
+         r"function is $\rho(t) = \frac{1}{(t+1)^{1.1}}$ . … The perturbation list $\beta \in [0, "
+         r"5.0 * 10^{-4}, 5.0 * 10^{-4} * 2^1, \ldots, 5.0 * 10^{-4} * 2^{20}]$ . Each evaluation "
+         r"of the perturbed error is sampled with 10 different weight perturbations … "
+         r"$\min_{c,W,U}||H_{t}-\hat{H}_{t}||$ , which can be simplified into the following function "
+         r"approximation problem $\min_{c,W,U}\sup\int_{0}^{\infty}|\rho(s)-c^{\top}e^{sW}U|ds$ . "
+         r"After eigenvalue decompositions of W and change of variables, the above problem can be "
+         r"reduced to the polynomial approximation of function $\rho(-\ln t)$ over interval $(0,1]$ .")
+LOCATION = ("§3 (intro), §3.2 (after Remark 3.6), Fig. 1, App. D (eq. (118); Def. 3.2 eq. (7) for "
+            "exponential decay)")
+TOL = ("enclosure (flint fits and E_m(β)); c·n·κ_LS·u (float and mpmath fits, in the arithmetic "
+       "that ran); proven bound B(β) (exact sequence); trends: stratified one-sided Kendall, "
+       "α = 0.01")
+
+
+def _params() -> tuple[Param, ...]:
+    return (
+        kernel_param("exp_target", "exp:9/10", "exponential-memory target (App. D eq. (118): 0.9^t)"),
+        kernel_param("poly_target", "poly:11/10", "polynomial-memory target (App. D: 1/(t+1)^1.1)"),
+        ints_param("ms", (1, 2, 3, 4, 5, 6, 8), "widths m (rates 1…m)"),
+        Param("T", 100, "grid t = 1…T (App. D: 100)", int, check=at_least(2)),
+        exponents_param("beta_exponents", "0-20", "i of β = 5·10⁻⁴·2^i (App. D: 0-20)"),
+        Param("hp_betas", 2, "smallest positive β's of the ball-arithmetic study and the tests",
+              int, check=at_least(1)),
+        Param("samples", 10, "perturbation samples per β (App. D: 10)", int, check=at_least(1)),
+        Param("search_steps", 4, "targeted-search steps at the smallest β, widest fit (torch; 0: "
+              "none)", int, check=at_least(0)),
+        Param("mp_widths", 2, "how many of the widest fits mpmath repeats at its precision", int,
+              check=at_least(1)),
+    )
+
+
+NOTES = ("--param exp_target=expsum:1;1 runs ρ = e^{−t}, which App. D's basis contains exactly. App. "
+         "D's basis is a choice: rates 1…m (W = −diag(1…m), U = 1), no constant term. 'Any' "
+         "(§3 intro) is proved here only for finite exponential sums.")
+
+
+def _claims() -> list[Claim]:
+    common: dict[str, Any] = dict(
+        decided_by=("statistical",), tolerance=TOL, uses=("W.perturbation", "W.rnn-linear-memory"),
+        params=_params(), validate=_validate, symbolic=symbolic,
         numeric=by_arithmetic({"flint": _flint, "mpmath": _mpmath, "numpy": _float, "torch": _float},
-                              "no App. D study for this arithmetic"),
-        notes="App. D's exponential target is CLAIMS.md's ρ = 0.9^t; --param exp_target=expsum:1;1 "
-              "runs ρ = e^{−t}, which the App. D basis contains exactly. Norm: the memory norm "
-              "sup_t |ρ − ρ̂| on the grid (App. D's fitting error); the Sobolev-type norm also "
-              "integrates ρ̂ over (0, 1), where App. D's polynomial in s is extrapolated.",
-    ),
-]
+                              "no App. D study for this arithmetic"))
+    return [
+        Claim(id="W.stable-exp",
+              title="Exponential memory: stable approximation; polynomial memory: none (App. D)",
+              statement=StableApproximation(norm="memory"),
+              provenance=Provenance("W", LOCATION + " (ICLR camera-ready)", QUOTE),
+              reading="‖H − Ĥ‖ read as the memory norm sup_t |ρ(t) − ρ̂(t)| on App. D's grid (the "
+                      "fitting error App. D evaluates; the norm it prints is ∫|ρ − ρ̂|: see "
+                      "W.stable-exp.l1)",
+              notes=NOTES, **common),
+        Claim(id="W.stable-exp.l1",
+              title="Stable approximation (App. D), in App. D's printed norm ∫|ρ − ρ̂|",
+              statement=StableApproximation(norm="l1"),
+              provenance=Provenance("W", LOCATION + " (ICLR camera-ready)", QUOTE),
+              reading="‖H − Ĥ‖ read as App. D prints it, min sup ∫₀^∞ |ρ(s) − cᵀe^{sW}U| ds (the "
+                      "operator norm of a linear functional on (C₀, sup), App. A.2), discretised "
+                      "on the evaluation grid t = 1…100: Σ_t |ρ(t) − ρ̂(t)|·Δt",
+              notes=NOTES, **common),
+    ]
+
+
+CLAIMS = _claims()
