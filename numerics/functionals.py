@@ -4,7 +4,7 @@ A functional maps an input signal to an output signal. recmem needs two things o
 H_t(u) and its output rate d/dt H_t(u) for step inputs u (Heaviside, impulse and reversed inputs
 are all steps, see :mod:`recmem.numerics.signals`). Built in:
 
-- :class:`LinearFunctional`: H_t(x) = ∫₀^∞ x_{t−s}ᵀ ρ(s) ds (W eq. 5) for a memory kernel ρ; the
+- :class:`LinearFunctional`: H_t(x) = ∫₀^∞ ρ(s)ᵀ x_{t−s} ds (W eq. (3)) for a memory kernel ρ; the
   rate is exact, xᵀρ(t − a) − xᵀρ(t − b) for the step x·1_[a,b);
 - :class:`RNNFunctional`: the continuous-time RNN of W §2; the rate is cᵀσ(W h + U u + b) at the
   integrated state;
@@ -32,6 +32,8 @@ from recmem.numerics.signals import Step
 
 # Odd window of the Savitzky–Golay derivative; polyorder = window − 1 interpolates exactly.
 SAVGOL_WINDOW = 7
+# Relative accuracy asked of QUADPACK by LinearFunctional.output.
+QUAD_EPSREL = 1e-13
 
 
 class Functional(ABC):
@@ -60,7 +62,7 @@ class Functional(ABC):
 
 @dataclass(frozen=True)
 class LinearFunctional(Functional):
-    """H_t(x) = ∫₀^∞ x_{t−s}ᵀ ρ(s) ds with the memory kernel ρ (W eq. 5)."""
+    """H_t(x) = ∫₀^∞ ρ(s)ᵀ x_{t−s} ds with the memory kernel ρ (W eq. (3), ICLR camera-ready)."""
 
     kernel: Kernel
 
@@ -78,18 +80,29 @@ class LinearFunctional(Functional):
 
     def output(self, signal: Step, t: np.ndarray) -> np.ndarray:
         """xᵀ ∫_{max(0, t−b)}^{max(0, t−a)} ρ(s) ds by adaptive Gauss–Kronrod quadrature."""
+        return self.output_with_error(signal, t)[0]
+
+    def output_with_error(self, signal: Step, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(H_t(signal), QUADPACK's absolute error estimate) at the times ``t``.
+
+        The integrand is ρ(s)ᵀ x_{t−s}: ρ(s)ᵀx on the support s ∈ [max(0, t − b), max(0, t − a)]
+        of the step x·1_[a,b) (b − a may be infinite: App. G's reversed input); QUAD_EPSREL
+        relative accuracy is requested.
+        """
         from scipy.integrate import quad
 
         t = np.asarray(t, dtype=float)
-        w = np.array([float(v) for v in self.kernel.weights])
-        xw = float(signal.vector @ w)
-        out = np.empty(len(t))
+        x = signal.vector
+        out, err = np.empty(len(t)), np.empty(len(t))
         for i, tk in enumerate(t):
             lo, hi = max(0.0, tk - signal.stop), max(0.0, tk - signal.start)
-            val = quad(lambda s: float(self.kernel.profile(np.array([s]))[0]), lo, hi,
-                       epsabs=0.0, epsrel=1e-13, limit=200)[0] if hi > lo else 0.0
-            out[i] = xw * val
-        return out
+            if hi > lo:
+                val, e = quad(lambda s: float(self.kernel.rho(np.array([s]))[0] @ x), lo, hi,
+                              epsabs=0.0, epsrel=QUAD_EPSREL, limit=200)
+            else:
+                val, e = 0.0, 0.0
+            out[i], err[i] = val, e
+        return out, err
 
     def rate(self, signal: Step, t: np.ndarray) -> np.ndarray:
         t = np.asarray(t, dtype=float)

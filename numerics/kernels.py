@@ -1,4 +1,5 @@
-"""Memory kernels ρ of linear functionals H_t(x) = ∫₀^∞ x_{t−s}ᵀ ρ(s) ds (paper W §2, eq. 5).
+"""Memory kernels ρ of linear functionals H_t(x) = ∫₀^∞ ρ(s)ᵀ x_{t−s} ds (paper W §2.2, eq. (3) of the
+ICLR 2024 camera-ready).
 
 A kernel gives ρ(t) ∈ ℝ^d in float64 (numpy), at any precision (mpmath) and, for closed forms,
 as a SymPy expression. Parameters are exact rationals so that every arithmetic sees the same kernel
@@ -56,7 +57,7 @@ class Kernel(ABC):
         return [ctx.mpf(w.numerator) / w.denominator * k for w in self.weights]
 
     def l1_norm(self, t: np.ndarray) -> np.ndarray:
-        """|ρ(t)|₁: the memory function of the linear functional (W eq. 6)."""
+        """|ρ(t)|₁: the memory function of the linear functional (W §3.1, eq. (4))."""
         return np.abs(self.rho(t)).sum(axis=1)
 
     def decay(self) -> tuple[str, float] | None:

@@ -2,6 +2,13 @@
 
 Every one is a *step* x·1_[a,b)(t): a constant vector on an interval and zero elsewhere, so that
 integrators can stop exactly at its two breakpoints instead of stepping over a discontinuity.
+
+Equation numbers are those of the ICLR 2024 camera-ready (``shared/papers/W-iclr2024-camera-ready.md``).
+Printed inputs: u^x_t = x·1_[0,∞)(t) (§3.1, before eq. (4)); i^x_t = x at t = 0, 0 for t ≠ 0 (App. F,
+before eq. (119)), here in its Dirac reading (the unit-mass pulse, :func:`impulse`); r^x_t = x for
+t < 0, 0 for t ≥ 0, read at time t (App. G, before eq. (126): :func:`reversed_step`).
+:func:`reversed_input` is recmem's earlier reconstruction of App. G (x on [−t, 0), read at time 0),
+which by time-homogeneity and causality is the Heaviside input seen from its end.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Step:
-    """The input u_t = x for a ≤ t < b, 0 otherwise (a may be −∞ only for zero prehistory)."""
+    """The input u_t = x for a ≤ t < b, 0 otherwise (a = −∞: the input has been on forever, as in
+    App. G's reversed input; the RNN integrators need a finite a, the linear functional does not)."""
 
     x: tuple[float, ...]
     start: float = 0.0
@@ -51,9 +59,10 @@ def heaviside(x: np.ndarray | tuple[float, ...]) -> Step:
 
 
 def impulse(x: np.ndarray | tuple[float, ...], width: float) -> Step:
-    """i^x_t = (x/δ)·1_[0,δ)(t): a unit-mass pulse of width δ, the impulse of W App. F as δ → 0.
+    """(x/δ)·1_[0,δ)(t): a unit-mass pulse of width δ, whose limit δ → 0 is the Dirac reading x·δ₀
+    of W App. F's impulse i^x (the literal reading, x at the single instant 0, has a zero integral).
 
-    For a linear functional H_t(i^x) = xᵀ (1/δ)∫_{t−δ}^{t} ρ → xᵀρ(t) (W App. F, eq. 122).
+    For a linear functional H_t(pulse) = xᵀ (1/δ)∫_{t−δ}^{t} ρ → xᵀρ(t) (W App. F, eq. (120)).
     """
     if width <= 0:
         raise ValueError(f"impulse width must be positive, got {width}")
@@ -61,8 +70,17 @@ def impulse(x: np.ndarray | tuple[float, ...], width: float) -> Step:
 
 
 def reversed_input(x: np.ndarray | tuple[float, ...], t: float) -> Step:
-    """r^{x,t}_s = x·1_[−t,0)(s): the input of W App. G, whose output is read at time 0.
+    """x·1_[−t,0)(s), read at time 0: recmem's earlier reconstruction of W App. G's input (one input
+    sequence per t, after App. G's remark that "the outputs of different input sequences (x,0,…),
+    (x,x,0,…,0), … need to be evaluated").
 
-    One input sequence per t, hence the paper's remark that this memory is harder to evaluate.
+    By time-homogeneity and causality H_0(x·1_[−t,0)) = H_t(u^x): this is the Heaviside query, not
+    the printed reversed input (:func:`reversed_step`). Kept for ``memory_function(inputs='reversed')``.
     """
     return Step(tuple(float(v) for v in np.atleast_1d(x)), -float(t), 0.0)
+
+
+def reversed_step(x: np.ndarray | tuple[float, ...]) -> Step:
+    """r^x_t = x for t < 0, 0 for t ≥ 0: W App. G's reversed input as printed (before eq. (126)),
+    read at time t (a single input for every t)."""
+    return Step(tuple(float(v) for v in np.atleast_1d(x)), -math.inf, 0.0)

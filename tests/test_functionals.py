@@ -195,3 +195,36 @@ def test_as_functional_passes_functionals_through() -> None:
     f = LinearFunctional(ExponentialKernel(Fraction(1, 2)))
     assert as_functional(f, "x") is f
     assert isinstance(as_functional(RNN.build([[-1.0]], [[1.0]]), "r"), RNNFunctional)
+
+
+def test_printed_reversed_input_and_quadrature_error_estimate() -> None:
+    """App. G's r^x = x for t < 0, 0 for t ≥ 0, read at time t: H_t(r^x) = xᵀ∫_t^∞ ρ."""
+    from recmem.numerics.signals import reversed_step
+
+    f = LinearFunctional(parse_kernel("exp:1/2"))
+    r = reversed_step([2.0])
+    assert r.start == -math.inf and r.stop == 0.0 and r.value(-5.0)[0] == 2.0 and r.value(0.0)[0] == 0.0
+    t = np.array([0.5, 3.0])
+    vals, errs = f.output_with_error(r, t)
+    assert np.allclose(vals, 2 * 0.5**t / math.log(2), rtol=1e-12)
+    assert np.all(errs >= 0) and np.all(errs < 1e-10)
+    assert np.array_equal(f.output(r, t), vals)
+
+
+def test_memory_function_norm_and_offset_options() -> None:
+    """norm='1' divides by |x|₁ (the sup over a linear query is then |ρ|_∞); offset adds to the
+    denominator (App. A.8 eq. (43)): for a linear functional the sup is unchanged, not attained."""
+    k = ExponentialKernel(Fraction(1, 2), (Fraction(1), Fraction(-1, 2)))
+    t = np.array([1.0, 2.0])
+    lin = LinearFunctional(k)
+    assert np.allclose(memory_function(lin, t, norm="1").values, 0.5**t)
+    assert np.allclose(memory_function(lin, t).values, 1.5 * 0.5**t)
+    assert "not attained" in memory_function(lin, t, offset=1.0).method
+    rnn = RNN.build([[-1.0]], [[1.0, -0.5]], None, [1.0])  # ρ = e^{−t}(1, −1/2)
+    one = memory_function(RNNFunctional(rnn), t, norm="1", magnitudes=(1.0,), refine_rounds=0)
+    assert np.allclose(one.values, np.exp(-t), rtol=1e-9) and one.lower_bound
+    off = memory_function(RNNFunctional(rnn), t, offset=1.0, magnitudes=(1.0, 8.0), refine_rounds=0)
+    assert np.allclose(off.values, 8 / 9 * 1.5 * np.exp(-t), rtol=1e-9)  # |x|_∞ = 8: 8/(8 + 1)
+    with pytest.raises(ValueError, match="unknown norm"):
+        memory_function(lin, t, norm="2")
+    assert directions(2, norm="1").shape[1] == 2 and np.allclose(np.abs(directions(2, norm="1")).sum(1), 1)

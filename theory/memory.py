@@ -1,52 +1,39 @@
-"""Paper W's memory function, symbolically: linear functionals, impulse/reversed inputs, linear RNNs,
-and the (non-)decay of the memory of nonlinear RNNs.
+"""Paper W's nonlinear-RNN memory claims, symbolically (ICLR 2024 camera-ready equation numbers):
+Remark 3.3 with App. A.5–A.6 ("RNNs have decaying memory"), App. I.1 (an RNN without decaying memory),
+and the step of Thm 3.9's proof in App. A.8–A.9 (eqs. (47), (53), (67)–(68)); plus the exact helpers
+the linear-RNN claims share (e^{Wt}, exponential polynomials, the exact instances).
 
-Conventions (paper W, ICLR 2024): H_t(x) = ∫₀^∞ x_{t−s}ᵀ ρ(s) ds (§2, eq. 5); Heaviside input
-u^x = x·1_[0,∞); memory M(H)(t) = sup_{x≠0} |d/dt H_t(u^x)| / |x|_∞ (Def. 3.1); impulse input
-i^x = (x/δ)·1_[0,δ) (App. F); reversed input r^{x,t} = x·1_[−t,0), read at time 0 (App. G); RNN
-dh/dt = σ(W h + U x + b), h_{−∞} = 0, ŷ = cᵀh (§2, eq. 3).
+Conventions: RNN dh/dt = σ(W h + U x + b), h_{−∞} = 0, ŷ = cᵀh (eq. (1)); Heaviside input
+u^x = x·1_[0,∞); memory M(H)(t) = sup_{x≠0} |d/dt H_t(u^x)| / |x|_∞ (Def. 3.1, eq. (5)). From rest
+(b = 0), z = W h + U x obeys z' = W σ(z), z(0) = U x, and d/dt ŷ = cᵀσ(z).
 
-Arguments proved here (each function returns a :class:`~recmem.theory.proof.Proof`):
+Statements (each read by every side of its claims):
 
-- :func:`linear_memory_proof` (W §3.1, eq. 4): for every continuous ρ, H_t(u^x) = ∫₀^t xᵀρ(s) ds
-  (u^x_{t−s} = x iff s ≤ t), so d/dt H_t(u^x) = xᵀρ(t) by the fundamental theorem of calculus; the
-  sup over |x|_∞ ≤ 1 of |xᵀρ(t)| is |ρ(t)|₁ (Hölder, ℓ∞–ℓ1 duality), attained at x = sign ρ(t).
-- :func:`impulse_reversed_proof` (App. F, G): (1/δ)∫_{t−δ}^t ρ = ρ(t) − (δ/2)ρ'(t) + R with
-  |R| ≤ (δ²/6) max|ρ''| (Taylor), so impulse memory → |ρ(t)|₁ at rate O(δ); the reversed input gives
-  the same integral ∫₀^t xᵀρ, hence the same derivative.
-- :func:`linear_rnn_kernel_proof` (§2, App. A): v = W h + U x solves v' = W v, v(0) = U x, so
-  dŷ/dt = cᵀ e^{Wt} U x, i.e. ρ(t)ᵀ = cᵀ e^{Wt} U, for every W (uniqueness for linear ODEs).
-- :func:`linear_rnn_rate_proof`: ρ is an exponential polynomial Σ p_λ(t) e^{λt} whose exponents are
-  eigenvalues of W; for a nonzero exponential polynomial limsup (1/t) log|ρ| is the largest Re λ
-  among the exponents present (the leading group is a nonzero almost-periodic function times
-  t^k e^{αt}). Three readings of "decays exponentially at rate −max Re λ(W)" are decided on exact
-  instances: the exact rate (fails when c or U is blind to the slowest mode), the bound
-  M(t) ≤ C e^{max Re λ(W) t} (fails for a defective W), and the corrected statement.
-- :func:`app_i1_counterexample` (Remark 3.3, App. A.6, App. I.1): a hardtanh RNN with Hurwitz W,
-  b = 0, whose state enters a saturated region it never leaves, so dŷ/dt ≡ 1: no decaying memory.
-- :func:`diagonal_stability_proof`: the corrected statement. If DW + WᵀD ≺ 0 for a positive
-  diagonal D and σ ∈ {tanh, hardtanh}, then z = W h + U x + b obeys z' = W σ(z) with the Lyapunov
-  function V = Σ d_i Φ(z_i), Φ' = σ (Persidskii), V' = ½σᵀ(DW + WᵀD)σ < 0 off 0, so z → 0 globally.
-  The memory then decays: for |x|_∞ > R the ratio is ≤ |c|₁/R (|σ| ≤ 1); on r ≤ |x|_∞ ≤ R the
-  convergence is uniform (global asymptotic stability on a compact set of initial states); for
-  |x|_∞ < r the linearisation W (Hurwitz) gives exponential decay. The decay need not be
-  exponential: the scalar hardtanh RNN ż = −σ(z) has M(t) = 1/(t + 1) exactly
-  (:func:`scalar_hardtanh_memory`).
+- :class:`DecayingRNN` — RNNs with activations in a class and recurrent weights in a class have
+  decaying memory (eq. (6)) or exponentially decaying memory (eq. (7)). Remark 3.3 + A.6 (Lipschitz
+  σ, any W) is refuted by App. I.1's own W = [[1, 1], [−4, −3]] with hardtanh
+  (:func:`app_i1_witness`); the correction (σ ∈ {tanh, hardtanh}, W diagonally stable) is
+  proved by a Persidskii Lyapunov function (:func:`diagonal_stability_proof`), and its decay need not
+  be exponential (the scalar hardtanh RNN has M(t) = 1/(t + 1)).
+- :class:`StableStep` — A.8/A.9's conclusion (67)–(68) under the hypotheses the proof uses;
+  refuted by the scalar hardtanh RNN (its memory decays like 1/t with either normalisation).
 
-The exact decision procedures used by counterexample searches are :func:`rate_structure_2x2`
-(transfer-function poles of a 2×2 linear RNN, in ℚ) and :func:`hardtanh_corner` (a saturated
-invariant region of a hardtanh RNN, in ℚ).
+Exact decision procedures for the searches: :func:`hardtanh_corner` (a saturated invariant corner:
+non-decay), :func:`saturation_lower_bound` (M(t) ≥ |cᵀs|/(1 + t|Ws|_∞): not exponential),
+:func:`diagonal_certificate_2x2`, :func:`hurwitz_2x2`.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from recmem.theory.proof import Proof
+from recmem.theory.statement import Control, Statement
 
 Rat = Fraction
 Mat = list[list[Fraction]]
@@ -58,111 +45,7 @@ def _sp() -> Any:
     return sympy
 
 
-# ---- W.memory-linear ---------------------------------------------------------------------------
-
-def _closed_forms(sp: Any, s: Any) -> list[tuple[str, Any]]:
-    """Closed-form memory profiles with symbolic parameters (λ, q, r_i > 0; c_i real)."""
-    lam, q, r1, r2 = sp.symbols("lambda q r1 r2", positive=True)
-    c1, c2 = sp.symbols("c1 c2", real=True)
-    return [("exponential e^{−λs} (a^s with a = e^{−λ})", sp.exp(-lam * s)),
-            ("polynomial (s + 1)^{−(1+q)}", (s + 1) ** (-1 - q)),
-            ("exponential sum c₁e^{−r₁s} + c₂e^{−r₂s}", c1 * sp.exp(-r1 * s) + c2 * sp.exp(-r2 * s))]
-
-
-def linear_memory_proof(d: int = 3) -> Proof:
-    """W §3.1 eq. 4: sup_{x≠0} |d/dt H_t(u^x)|/|x|_∞ = |ρ(t)|₁ for a linear functional."""
-    sp = _sp()
-    t, s = sp.symbols("t s", positive=True)
-    xs = sp.symbols(f"x1:{d + 1}", real=True)
-    rho = [sp.Function(f"rho{i + 1}") for i in range(d)]
-    # (1) general continuous ρ: FTC on ∫₀^t xᵀρ(s) ds (the Heaviside input cuts the integral at s = t).
-    integrand = sum(x * f(s) for x, f in zip(xs, rho, strict=True))
-    general = sp.simplify(sp.Integral(integrand, (s, 0, t)).diff(t).doit()
-                          - sum(x * f(t) for x, f in zip(xs, rho, strict=True))) == 0
-    # (2) closed forms with symbolic parameters and a symbolic weight vector w ∈ ℝ²: ρ = w·k, so
-    # H_t(u^x) = (xᵀw)∫₀^t k(s) ds (the Heaviside input is x exactly where s ≤ t).
-    w = sp.symbols("w1 w2", real=True)
-    xw = xs[0] * w[0] + xs[1] * w[1]
-    closed: dict[str, bool] = {}
-    for name, k in _closed_forms(sp, s):
-        h_t = xw * sp.integrate(k, (s, 0, t), conds="none")
-        closed[name] = sp.simplify(sp.diff(h_t, t) - xw * k.subs(s, t)) == 0
-    # (3) attainment of the Hölder bound at x = sign ρ(t): Σ sign(ρ_i)ρ_i = Σ|ρ_i|, checked in each
-    # sign pattern of (ρ_1, …, ρ_d) (positive, negative or zero symbols).
-    cases = (sp.Symbol("p", positive=True), sp.Symbol("n", negative=True), sp.Integer(0))
-    attained = all(sp.expand(sum(sp.sign(v) * v - sp.Abs(v) for v in combo)) == 0
-                   for combo in itertools.product(cases, repeat=d))
-    holds = general and all(closed.values()) and attained
-    return Proof(holds, f"every continuous ρ: [0, ∞) → ℝ^d (FTC, shown for d = {d}); closed forms "
-                 "with symbolic parameters; sup by Hölder (|xᵀρ| ≤ |x|_∞|ρ|₁)",
-                 "SymPy: d/dt ∫₀^t xᵀρ(s) ds = xᵀρ(t) for undefined ρ₁…ρ_d and for the closed forms; "
-                 "sign(ρ)ᵀρ = |ρ|₁ (the bound is attained)",
-                 details={"general (FTC)": general, **closed, "attained at sign ρ": attained})
-
-
-# ---- W.memory-impulse --------------------------------------------------------------------------
-
-def impulse_reversed_proof() -> Proof:
-    """W App. F, G: impulse memory → |ρ(t)|₁ at O(δ); reversed-input memory = Heaviside memory."""
-    sp = _sp()
-    t, s, delta = sp.symbols("t s delta", positive=True)
-    f = sp.Function("rho")
-    # F(δ) = ∫_{t−δ}^t ρ: F(0) = 0, F'(0) = ρ(t), F''(0) = −ρ'(t), so F(δ)/δ = ρ(t) − δρ'(t)/2 + O(δ²)
-    big_f = sp.Integral(f(s), (s, t - delta, t))
-    d1 = big_f.diff(delta).doit()
-    d2 = d1.diff(delta)
-    c0 = big_f.subs(delta, 0).doit()
-    c1 = sp.simplify(d1.subs(delta, 0) - f(t)) == 0
-    c2 = sp.simplify(d2.subs(delta, 0).doit() + sp.Derivative(f(t), t).doit()) == 0
-    # closed-form instance: ρ = e^{−2s}: exact limit and first-order coefficient −ρ'(t)/2
-    rho = sp.exp(-2 * s)
-    avg = sp.integrate(rho, (s, t - delta, t)) / delta
-    lim_ok = sp.simplify(sp.limit(avg, delta, 0) - rho.subs(s, t)) == 0
-    ser = sp.series(avg, delta, 0, 2).removeO()
-    coef_ok = sp.simplify(ser.coeff(delta, 1) + sp.diff(rho.subs(s, t), t) / 2) == 0
-    # reversed input: r^{x,t}_{0−s} = x·1[−t ≤ −s < 0] = x·1[0 < s ≤ t] = u^x_{t−s} for s > 0
-    rev = sp.Heaviside(t - s) * (1 - sp.Heaviside(-s))
-    heav = sp.Heaviside(t - s)
-    reversed_ok = sp.simplify(rev - heav) == 0
-    holds = c0 == 0 and c1 and c2 and lim_ok and coef_ok and reversed_ok
-    return Proof(holds, "every C² ρ (Taylor with remainder δ²/6·max|ρ''|); closed form e^{−2s}; "
-                 "reversed = Heaviside integrand for every ρ",
-                 "SymPy: derivatives of F(δ) = ∫_{t−δ}^t ρ at δ = 0 give (1/δ)F = ρ(t) − (δ/2)ρ'(t) + O(δ²); "
-                 "limit and series for e^{−2s}; r^{x,t}_{−s} = u^x_{t−s} for s > 0, so "
-                 "H_0(r^{x,t}) = H_t(u^x) and their t-derivatives agree",
-                 details={"F(0) = 0": c0 == 0, "F'(0) = ρ(t)": c1, "F''(0) = −ρ'(t)": c2,
-                          "limit e^{−2s}": lim_ok, "O(δ) coefficient −ρ'(t)/2": coef_ok,
-                          "reversed integrand = Heaviside integrand": reversed_ok})
-
-
-# ---- W.memory-def (Def. 3.2 on examples) -------------------------------------------------------
-
-def decaying_notions_proof() -> Proof:
-    """W Def. 3.2 on closed-form memories: decaying, exponentially decaying, uniformly decaying."""
-    sp = _sp()
-    t, lam, q, beta, m = sp.symbols("t lambda q beta m", positive=True)
-    checks = {
-        "e^{−λt} decays": sp.limit(sp.exp(-lam * t), t, sp.oo) == 0,
-        "e^{−λt} exponentially (β = λ/2)": sp.limit(sp.exp(lam / 2 * t) * sp.exp(-lam * t), t, sp.oo) == 0,
-        "(t+1)^{−1−q} decays": sp.limit((t + 1) ** (-1 - q), t, sp.oo) == 0,
-        "(t+1)^{−1−q} not exponentially (every β > 0)":
-            sp.limit(sp.exp(beta * t) * (t + 1) ** (-1 - q), t, sp.oo) == sp.oo,
-        # family M_m = e^{−t/m}: each decays, but sup_m M_m(t) ≥ lim_{m→∞} e^{−t/m} = 1
-        "{e^{−t/m}} each decays": sp.limit(sp.exp(-t / m), t, sp.oo) == 0,
-        "{e^{−t/m}} not uniformly (sup_m = 1)": sp.limit(sp.exp(-t / m), m, sp.oo) == 1,
-        # family e^{−(1+1/m)t} increases in m, so sup_m = e^{−t} → 0: uniformly decaying
-        "{e^{−(1+1/m)t}} increasing in m": sp.simplify(
-            sp.diff(-(1 + 1 / m) * t, m) - t / m**2) == 0,
-        "{e^{−(1+1/m)t}} uniformly (sup = e^{−t})": sp.limit(sp.exp(-(1 + 1 / m) * t), m, sp.oo)
-            == sp.exp(-t),
-    }
-    return Proof(all(checks.values()), "the closed-form memories listed (symbolic λ, q, β > 0)",
-                 "SymPy limits: exponential memory is exponentially decaying, polynomial memory is "
-                 "decaying but not exponentially, {e^{−t/m}} is not uniformly decaying, "
-                 "{e^{−(1+1/m)t}} is", details=checks)
-
-
-# ---- linear RNNs: ρᵀ = cᵀ e^{Wt} U and its decay rate ------------------------------------------
+# ---- exact instances and matrix exponentials ---------------------------------------------------
 
 # Exact instances (name, W, U, c): normal and non-normal, complex, defective, and two that are
 # blind to the slowest mode. Rows are lists of Fractions (all dyadic: exact in float64).
@@ -179,9 +62,6 @@ INSTANCES: dict[str, tuple[Mat, Mat, list[Fraction]]] = {
     "c ⟂ slowest mode": (_m([[-1, 0], [0, -2]]), _m([[1], [1]]), [Fraction(0), Fraction(1)]),
     "U ⟂ slowest mode, non-normal": (_m([[-2, 1], [0, -1]]), _m([[1], [0]]), [Fraction(1), Fraction(1)]),
 }
-# The counterexamples of the two failing readings, as named instances.
-EXACT_RATE_COUNTEREXAMPLE = "c ⟂ slowest mode"
-BOUND_COUNTEREXAMPLE = "defective (W of App. I.1)"
 
 
 def sym_matrix(rows: Sequence[Sequence[Fraction]]) -> Any:
@@ -203,10 +83,16 @@ def matrix_exp(w: Mat) -> Any:
 
 
 def kernel_of(w: Mat, u: Mat, c: Sequence[Fraction]) -> list[Any]:
-    """ρ(t)ᵀ = cᵀ e^{Wt} U as SymPy expressions (one per input coordinate)."""
+    """ρ(t)ᵀ = cᵀ e^{Wt} U as SymPy expressions (one per input coordinate; cached)."""
+    return list(_kernel_cached(tuple(map(tuple, w)), tuple(map(tuple, u)), tuple(c)))
+
+
+@cache
+def _kernel_cached(w: tuple[tuple[Fraction, ...], ...], u: tuple[tuple[Fraction, ...], ...],
+                   c: tuple[Fraction, ...]) -> tuple[Any, ...]:
     sp = _sp()
-    row = sym_matrix([list(c)]) * matrix_exp(w) * sym_matrix(u)
-    return [sp.simplify(v) for v in row]
+    row = sym_matrix([list(c)]) * matrix_exp([list(r) for r in w]) * sym_matrix([list(r) for r in u])
+    return tuple(sp.simplify(v) for v in row)
 
 
 def exp_poly(expr: Any, t: Any) -> dict[Any, Any]:
@@ -223,175 +109,10 @@ def exp_poly(expr: Any, t: Any) -> dict[Any, Any]:
     return {lam: sp.expand(p) for lam, p in out.items() if sp.simplify(p) != 0}
 
 
-def rate_of(rho: Sequence[Any], t: Any) -> tuple[Any, int]:
-    """(α, k) with |ρ(t)|₁ ≍ t^k e^{αt} along a sequence t → ∞: α = max Re of the exponents present
-    (−∞ for ρ ≡ 0), k the largest polynomial degree among the exponents with real part α."""
-    sp = _sp()
-    terms: dict[Any, Any] = {}
-    for comp in rho:
-        for lam, p in exp_poly(comp, t).items():
-            terms[(lam, id(comp))] = p
-    if not terms:
-        return -sp.oo, 0
-    alpha = max((sp.re(lam) for lam, _ in terms), key=lambda v: float(v))
-    order = max(sp.degree(p, t) for (lam, _), p in terms.items() if sp.simplify(sp.re(lam) - alpha) == 0)
-    return alpha, int(order)
-
-
 def spectral_abscissa(w: Mat) -> Any:
     """max Re λ(W), exactly."""
     sp = _sp()
     return max((sp.re(v) for v in sym_matrix(w).eigenvals()), key=lambda v: float(v))
-
-
-def linear_rnn_kernel_proof(instances: Sequence[str] | None = None) -> Proof:
-    """W §2/App. A: the linear RNN (σ = id, b = 0) has ρ(t)ᵀ = cᵀ e^{Wt} U."""
-    sp = _sp()
-    t = sp.Symbol("t", positive=True)
-    names = list(instances or INSTANCES)
-    details: dict[str, Any] = {}
-    for name in names:
-        w, _, _ = INSTANCES[name]
-        e = matrix_exp(w)
-        ws = sym_matrix(w)
-        ode = sp.simplify(e.diff(t) - ws * e) == sp.zeros(len(w))
-        init = sp.simplify(e.subs(t, 0)) == sp.eye(len(w))
-        details[name] = ode and init
-    holds = all(details.values())
-    return Proof(holds, "every W ∈ ℝ^{m×m} (uniqueness for v' = Wv); e^{Wt} checked on "
-                 f"{len(names)} exact instances (m ≤ 3, complex, defective, non-normal)",
-                 "v = Wh + Ux solves v' = Wv, v(0) = Ux from rest, so dŷ/dt = cᵀv = cᵀe^{Wt}Ux; SymPy "
-                 "checks d/dt e^{Wt} = W e^{Wt} and e^{W·0} = I", details=details)
-
-
-def linear_rnn_rate_proof(reading: str) -> Proof:
-    """The decay-rate statement of W §2/App. A for Hurwitz W, under one reading.
-
-    ``exact``: limsup (1/t) log M(t) = max Re λ(W); ``bound``: M(t) ≤ C e^{max Re λ(W) t};
-    ``corrected``: limsup (1/t) log M(t) = α_{c,U} (the abscissa of the exponents of ρ, all of them
-    eigenvalues of W) ≤ max Re λ(W) < 0, so e^{βt} M(t) → 0 for every β < −max Re λ(W).
-    """
-    sp = _sp()
-    t = sp.Symbol("t", positive=True)
-    details: dict[str, Any] = {}
-    failing: str | None = None
-    for name, (w, u, c) in INSTANCES.items():
-        rho = kernel_of(w, u, c)
-        alpha_w = spectral_abscissa(w)
-        eig = {sp.nsimplify(v) for v in sym_matrix(w).eigenvals()}
-        alpha, order = rate_of(rho, t)
-        exps = {lam for comp in rho for lam in exp_poly(comp, t)}
-        if reading == "exact":
-            ok = sp.simplify(alpha - alpha_w) == 0
-        elif reading == "bound":
-            ok = not (sp.simplify(alpha - alpha_w) == 0 and order > 0)
-        else:
-            ok = (all(any(sp.simplify(lam - v) == 0 for v in eig) for lam in exps)
-                  and bool(alpha <= alpha_w) and bool(alpha_w < 0))
-        details[name] = (f"ρ = {[str(r) for r in rho]}, max Re λ(W) = {alpha_w}, "
-                         f"α_(c,U) = {alpha}, t-degree at α = {order}: {'ok' if ok else 'FAILS'}")
-        if not ok and failing is None:
-            failing = name
-    scope = ("the exact instances listed (m ≤ 3: diagonal, complex, defective, non-normal, "
-             "mode-blind c or U)")
-    if reading == "corrected":
-        return Proof(failing is None, scope + "; all W by the exponential-polynomial lemma",
-                     "SymPy e^{Wt}; ρ = Σ p_λ(t)e^{λt} with λ ∈ spec W; limsup (1/t)log|ρ|₁ = α_(c,U) "
-                     "≤ max Re λ(W) < 0", details=details)
-    cx = None
-    if failing is not None:
-        w, u, c = INSTANCES[failing]
-        rho = kernel_of(w, u, c)
-        alpha, order = rate_of(rho, t)
-        cx = {"instance": failing, "W": [[str(v) for v in r] for r in w],
-              "U": [[str(v) for v in r] for r in u], "c": [str(v) for v in c], "b": "0",
-              "rho(t)": [str(r) for r in rho], "max Re λ(W)": str(spectral_abscissa(w)),
-              "limsup (1/t) log M(t)": str(alpha), "t-degree at that rate": order}
-        if reading == "bound":
-            m_expr = sum(sp.Abs(r) for r in rho)
-            grow = sp.limit(sp.simplify(m_expr * sp.exp(-spectral_abscissa(w) * t)), t, sp.oo)
-            cx["lim M(t)·e^{−max Re λ(W) t}"] = str(grow)
-    method = {"exact": "SymPy e^{Wt}; exact rate α_(c,U) of ρ compared with max Re λ(W)",
-              "bound": "SymPy e^{Wt}; a t^k e^{αt} term with k ≥ 1 at α = max Re λ(W) breaks any "
-                       "bound C e^{αt}"}[reading]
-    return Proof(failing is None, scope, method, counterexample=cx, details=details)
-
-
-# ---- exact decision procedures for the searches ------------------------------------------------
-
-def _sqrt_str(disc: Fraction) -> str:
-    return f"√({disc})"
-
-
-def rate_structure_2x2(w: Mat, u: Mat, c: Sequence[Fraction]) -> dict[str, Any]:
-    """Exact rate data of the 2×2 linear RNN from its transfer function cᵀ(sI − W)^{−1}U (over ℚ).
-
-    Returns ``hurwitz``, ``alpha_w`` (text), ``top_order`` — the largest order, over the input
-    coordinates j, of a pole of cᵀ adj(sI − W) U_j / det(sI − W) (after cancellation) with real part
-    max Re λ(W): 0 when no coordinate sees the slowest mode (then the printed rate fails), 2 when a
-    coordinate sees a double pole there (then M(t) ≤ C e^{max Re λ(W)t} fails) — and ``alpha_cU``.
-    """
-    (a, b), (cc, d) = w
-    tr, det = a + d, a * d - b * cc
-    disc = tr * tr - 4 * det
-    hurwitz = tr < 0 and det > 0
-
-    def numer(j: int) -> tuple[Fraction, Fraction]:
-        # cᵀ adj(sI − W) U_j with adj(sI − W) = [[s − d, b], [cc, s − a]]: coefficients (of s, 1)
-        u0, u1 = u[0][j], u[1][j]
-        return c[0] * u0 + c[1] * u1, c[0] * (-d * u0 + b * u1) + c[1] * (cc * u0 - a * u1)
-
-    root_q = None  # a rational double root or the rational roots
-    orders, lower_seen = [], False
-    for j in range(len(u[0])):
-        n1, n0 = numer(j)
-        if n1 == 0 and n0 == 0:
-            orders.append(0)
-            continue
-        if disc < 0:
-            orders.append(1)
-            continue
-        if disc == 0:
-            root_q = tr / 2
-            kills = n1 != 0 and n1 * root_q + n0 == 0
-            orders.append(1 if kills else 2)
-            continue
-        # distinct real roots (tr ± √disc)/2; a linear numerator cancels a root only if it is rational
-        killed = None
-        if n1 != 0:
-            r = -n0 / n1
-            if r * r - tr * r + det == 0:
-                killed = r
-        sq = _rational_sqrt(disc)
-        top = (tr + sq) / 2 if sq is not None else None
-        if killed is not None and top is not None and killed == top:
-            orders.append(0)
-            lower_seen = True
-        else:
-            orders.append(1)
-    alpha_w = (f"{tr / 2}" if disc <= 0 else
-               (f"{(tr + s) / 2}" if (s := _rational_sqrt(disc)) is not None
-                else f"({tr} + {_sqrt_str(disc)})/2"))
-    top_order = max(orders) if orders else 0
-    if top_order > 0:
-        alpha_cu = alpha_w
-    elif lower_seen:
-        s2 = _rational_sqrt(disc)
-        alpha_cu = f"{(tr - s2) / 2}" if s2 is not None else "?"
-    else:
-        alpha_cu = "−∞ (ρ ≡ 0)"
-    return {"hurwitz": hurwitz, "alpha_w": alpha_w, "alpha_cU": alpha_cu, "top_order": top_order,
-            "orders": orders}
-
-
-def _rational_sqrt(q: Fraction) -> Fraction | None:
-    """√q when it is rational, else None."""
-    import math
-
-    if q < 0:
-        return None
-    n, d = math.isqrt(q.numerator), math.isqrt(q.denominator)
-    return Fraction(n, d) if n * n == q.numerator and d * d == q.denominator else None
 
 
 def hurwitz_2x2(w: Mat) -> bool:
@@ -437,28 +158,23 @@ def hardtanh_corner(w: Mat, u: Mat, c: Sequence[Fraction], x: Sequence[Fraction]
             "M(t) ≥ |cᵀs|/|x|_∞ for all t": str(abs(rate) / max(abs(q) for q in x))}
 
 
-# ---- W.rnn-decaying ----------------------------------------------------------------------------
-
 APP_I1_W = _m([[1, 1], [-4, -3]])
 APP_I1_U = _m([[1, 0], [0, 1]])
 APP_I1_C = [Fraction(1), Fraction(0)]
 APP_I1_X = [Fraction(1), Fraction(-1)]
 
 
-def app_i1_counterexample() -> Proof:
-    """Remark 3.3 / App. A.6 ("RNNs have decaying memory") against App. I.1's W = [[1, 1], [−4, −3]].
+def app_i1_witness() -> tuple[bool | None, dict[str, Any]]:
+    """App. I.1's W = [[1, 1], [−4, −3]] with hardtanh, b = 0, U = I, c = e₁, x = (1, −1): exact.
 
-    W has the double eigenvalue −1 (Hurwitz, defective). With hardtanh, b = 0, U = I, c = e₁ and
-    x = (1, −1): z(t) = (1, −1 − t) solves z' = Wσ(z) exactly (σ(z(t)) = (1, −1)), so dŷ/dt ≡ 1 and
-    M(t) ≥ 1 for all t ≥ 0, while the hidden state h = W^{−1}(z − Ux) grows like t.
-    """
+    W has the double eigenvalue −1 (Hurwitz, defective). z(t) = (1, −1 − t) solves z' = Wσ(z) exactly
+    (σ(z(t)) = (1, −1)), so dŷ/dt ≡ 1 and M(t) ≥ 1 for all t ≥ 0, while h = W⁻¹(z − Ux) grows like t.
+    Returns (whether every step checked — None if SymPy could not check one —, the data)."""
     sp = _sp()
     t = sp.Symbol("t", nonnegative=True)
     w = sym_matrix(APP_I1_W)
     lam = sp.Symbol("lambda")
-    charpoly = sp.factor(w.charpoly(lam).as_expr())
     eig = w.eigenvals()
-    defective = (w + sp.eye(2)) != sp.zeros(2)
     hurwitz = all(sp.re(v) < 0 for v in eig)
 
     def hardtanh(v: Any) -> Any:
@@ -466,56 +182,177 @@ def app_i1_counterexample() -> Proof:
 
     z = sp.Matrix([1, -1 - t])
     sig = z.applyfunc(hardtanh)
-    sig_const = sp.simplify(sig - sp.Matrix([1, -1])) == sp.zeros(2, 1)
-    solves = sp.simplify(z.diff(t) - w * sig) == sp.zeros(2, 1)
-    starts = z.subs(t, 0) == sym_matrix(APP_I1_U) * sym_matrix([[v] for v in APP_I1_X])
+    x0 = sym_matrix(APP_I1_U) * sym_matrix([[v] for v in APP_I1_X])
+    checks = {"σ(z(t)) = (1, −1)": sp.simplify(sig - sp.Matrix([1, -1])) == sp.zeros(2, 1),
+              "z' = Wσ(z)": sp.simplify(z.diff(t) - w * sig) == sp.zeros(2, 1),
+              "z(0) = Ux": z.subs(t, 0) == x0, "Hurwitz": bool(hurwitz)}
     rate = (sym_matrix([APP_I1_C]) * sig)[0]
-    h = w.inv() * (z - sym_matrix(APP_I1_U) * sym_matrix([[v] for v in APP_I1_X]))
     cert = hardtanh_corner(APP_I1_W, APP_I1_U, APP_I1_C, APP_I1_X)
-    refuted = bool(hurwitz and sig_const and solves and starts and sp.simplify(rate - 1) == 0
-                   and cert is not None)
-    cx = {"activation": "hardtanh (1-Lipschitz)", "W": "[[1, 1], [-4, -3]] (App. I.1)",
-          "char. polynomial": str(charpoly), "eigenvalues": str(eig), "Hurwitz": hurwitz,
-          "defective": bool(defective), "U": "I", "b": "0", "c": "(1, 0)", "x": "(1, -1)",
-          "z(t) = Wh + Ux": "(1, -1 - t)", "dŷ/dt": str(rate), "h(t)": str(list(h)),
-          "M(t)": "≥ 1 for every t ≥ 0 (not decaying)", **(cert or {})}
-    return Proof(False if refuted else None, "the App. I.1 hardtanh RNN (one exact instance)",
-                 "exact solution z(t) = (1, −1 − t) of z' = Wσ(z), z(0) = Ux, staying in the saturated "
-                 "corner {z₁ ≥ 1, z₂ ≤ −1}; SymPy checks z' = Wσ(z), σ(z) = (1, −1), the spectrum of W",
-                 counterexample=cx if refuted else None,
-                 details={"Hurwitz": hurwitz, "σ(z(t)) = (1, −1)": sig_const, "z' = Wσ(z)": solves,
-                          "z(0) = Ux": starts, "dŷ/dt": str(rate)})
+    data = {"activation": "hardtanh (1-Lipschitz; in 𝒜₀ with c_σ = 1, Z₀ = 1)",
+            "W": "[[1, 1], [-4, -3]] (App. I.1, Fig. 11(b))",
+            "char. polynomial": str(sp.factor(w.charpoly(lam).as_expr())), "eigenvalues": str(eig),
+            "defective": bool((w + sp.eye(2)) != sp.zeros(2)), "U": "I", "b": "0", "c": "(1, 0)",
+            "x": "(1, -1)", "z(t) = Wh + Ux": "(1, -1 - t)", "dŷ/dt": str(rate),
+            "h(t)": str(list(w.inv() * (z - x0))),
+            "M(t)": f"≥ |dŷ/dt|/|x|_∞ = {rate}/{max(abs(v) for v in APP_I1_X)} for every t ≥ 0 "
+                    "(not decaying)",
+            **(cert or {})}
+    ok = all(checks.values()) and sp.simplify(rate - 1) == 0 and cert is not None
+    return (True if ok else None), {**data, **{k: str(v) for k, v in checks.items()}}
 
 
-def scalar_hardtanh_memory() -> tuple[bool, dict[str, Any]]:
-    """ż = −σ(z), z(0) = x (W = −1, U = c = 1, b = 0, hardtanh): M(t) = 1/(t + 1) exactly.
+def saturation_lower_bound(w: Mat, c: Sequence[Fraction]) -> dict[str, Any] | None:
+    """For a hardtanh RNN with U = I, b = 0 and c ≠ 0: M(t) ≥ |cᵀs|/(1 + t·|Ws|_∞) for every t, with s
+    the sign vector maximising |cᵀs| — so the memory is never exponentially decaying.
 
-    x ∈ (0, 1]: z = x e^{−t}, ratio e^{−t}. x > 1: z = x − s until s = x − 1, then e^{−(s−x+1)};
-    at time t the ratio is 1/x for x > t + 1 and e^{x−t−1}/x for 1 < x ≤ t + 1, which increases
-    in x (derivative e^{x−t−1}(x − 1)/x² ≥ 0), so the sup is 1/(t + 1) ≥ e^{−t}. Odd symmetry
-    covers x < 0. Decaying, and e^{βt}/(t + 1) → ∞ for every β > 0: not exponentially decaying.
-    """
-    sp = _sp()
-    t = sp.Symbol("t", nonnegative=True)
-    x = sp.Symbol("x", positive=True)
-    beta = sp.Symbol("beta", positive=True)
-    f = sp.exp(x - t - 1) / x
-    mono = sp.simplify(sp.diff(f, x) - sp.exp(x - t - 1) * (x - 1) / x**2) == 0
-    at_top = sp.simplify(f.subs(x, t + 1) - 1 / (t + 1)) == 0
-    # e^{−t} ≤ 1/(t + 1) ⇔ g(t) = e^t − 1 − t ≥ 0: g(0) = 0 and g'(t) = e^t − 1 = ∫₀^t e^u du ≥ 0
-    u = sp.Symbol("u", nonnegative=True)
-    g = sp.exp(t) - 1 - t
-    expo_lower = (g.subs(t, 0) == 0 and sp.simplify(sp.diff(g, t) - sp.integrate(sp.exp(u), (u, 0, t))) == 0
-                  and bool(sp.exp(u).is_positive))
-    decays = sp.limit(1 / (t + 1), t, sp.oo) == 0
-    not_exp = sp.limit(sp.exp(beta * t) / (t + 1), t, sp.oo) == sp.oo
-    ok = bool(mono and at_top and expo_lower and decays and not_exp)
-    return ok, {"ratio increasing in x on (1, t+1]": mono, "value at x = t+1": "1/(t+1)",
-                "e^{−t} ≤ 1/(t+1)": expo_lower, "M → 0": decays, "e^{βt}M → ∞ (β > 0)": not_exp}
+    The input x = R·s (|x|_∞ = R) starts in the corner C_s = {s_i z_i ≥ 1} and moves with the constant
+    velocity Ws while there, so s_i z_i(t) ≥ R − t|Ws|_∞ ≥ 1 for R = 1 + t|Ws|_∞: at time t the rate is
+    cᵀσ(z) = cᵀs and the ratio |cᵀs|/R."""
+    m = len(w)
+    best = max(itertools.product((1, -1), repeat=m),
+               key=lambda sv: abs(sum((ci * si for ci, si in zip(c, sv, strict=True)), Fraction(0))))
+    rate = sum((ci * si for ci, si in zip(c, best, strict=True)), Fraction(0))
+    if rate == 0:
+        return None
+    speed = max(abs(sum((w[i][j] * best[j] for j in range(m)), Fraction(0))) for i in range(m))
+    return {"corner signs s": list(best), "|cᵀs|": str(abs(rate)), "|Ws|_∞": str(speed),
+            "M(t) ≥": f"{abs(rate)}/(1 + {speed}t) (input x = (1 + {speed}t)·s)"}
+
+
+ACTIVATIONS = ("continuous", "lipschitz", "tanh-hardtanh")
+RECURRENCES = ("any", "hurwitz", "diagonally-stable", "app-i1")
+CONCLUSIONS = ("decaying", "exponential")
+_ACT_TEXT = {"continuous": "any continuous activation σ", "lipschitz": "a Lipschitz continuous activation σ",
+             "tanh-hardtanh": "σ ∈ {tanh, hardtanh}"}
+_REC_TEXT = {"any": "any W", "hurwitz": "Hurwitz W (max Re λ(W) < 0)",
+             "diagonally-stable": "W diagonally stable (DW + WᵀD ≺ 0 for a positive diagonal D)",
+             "app-i1": "App. I.1's W = [[1, 1], [−4, −3]]"}
+
+
+@dataclass(frozen=True)
+class DecayingRNN(Statement):
+    """RNNs (1) with ``activation`` and ``recurrence`` have decaying memory (eq. (6)), or exponentially
+    decaying memory (eq. (7)) when ``conclusion`` is ``exponential``; for every U, b, c."""
+
+    activation: str = "lipschitz"
+    recurrence: str = "any"
+    conclusion: str = "decaying"
+
+    def __post_init__(self) -> None:
+        if (self.activation not in ACTIVATIONS or self.recurrence not in RECURRENCES
+                or self.conclusion not in CONCLUSIONS):
+            raise ValueError(f"not a DecayingRNN statement: {self!r}")
+
+    @property
+    def text(self) -> str:
+        concl = ("decaying memory: lim_(t→∞) M(H)(t) = 0 (Def. 3.2, eq. (6))" if self.conclusion == "decaying"
+                 else "exponentially decaying memory: lim_(t→∞) e^(βt)M(H)(t) = 0 for some β > 0 (eq. (7))")
+        if self.recurrence == "app-i1":
+            return (f"The RNN (1) of App. I.1 (Fig. 11(b)), W = [[1, 1], [−4, −3]], U = I, b = 0, with "
+                    f"{_ACT_TEXT[self.activation]} (tanh as printed), has {concl}")
+        return (f"RNNs (1) with {_ACT_TEXT[self.activation]} and {_REC_TEXT[self.recurrence]} have {concl}, "
+                "for every U, b, c")
+
+    def controls(self) -> tuple[Control, ...]:
+        out = []
+        if self.conclusion == "decaying":
+            out.append(Control("conclusion strengthened to exponentially decaying memory (eq. (7))",
+                               replace(self, conclusion="exponential")))
+        wider_rec = {"diagonally-stable": "hurwitz", "hurwitz": "any"}.get(self.recurrence)
+        if wider_rec is not None:
+            out.append(Control(f"hypothesis widened: {_REC_TEXT[self.recurrence]} → {_REC_TEXT[wider_rec]}",
+                               replace(self, recurrence=wider_rec)))
+        wider_act = {"tanh-hardtanh": "lipschitz", "lipschitz": "continuous"}.get(self.activation)
+        if wider_act is not None and len(out) < 2:
+            out.append(Control(f"activation class widened to {_ACT_TEXT[wider_act]}",
+                               replace(self, activation=wider_act)))
+        return tuple(out)
+
+    def admits_activation(self, sigma: str) -> bool:
+        """Whether the activation ``sigma`` (tanh, hardtanh, identity) is in the statement's class."""
+        return sigma in ("tanh", "hardtanh") or (sigma == "identity" and self.activation != "tanh-hardtanh")
+
+    def admits_matrix(self, w: Mat) -> bool:
+        """Whether the 2×2 W is in the statement's class (exactly)."""
+        if self.recurrence == "any":
+            return True
+        if self.recurrence == "hurwitz":
+            return hurwitz_2x2(w)
+        if self.recurrence == "diagonally-stable":
+            return diagonal_certificate_2x2(w) is not None
+        return w == APP_I1_W
+
+
+def decaying_rnn_decide(statement: DecayingRNN, sigma: str, w: Mat, c: Sequence[Fraction]
+                        ) -> tuple[bool | None, str, dict[str, Any]]:
+    """The statement at one exact instance (σ, 2×2 W, U = I, b = 0, c): (holds, certified by, data)."""
+    values: dict[str, Any] = {"σ": sigma, "W": [[str(v) for v in r] for r in w], "U": "I", "b": "0",
+                              "c": [str(v) for v in c]}
+    if not (statement.admits_activation(sigma) and statement.admits_matrix(w)):
+        return True, "not in the statement's domain", values
+    if sigma == "hardtanh":
+        for x in itertools.product((Fraction(1), Fraction(-1), Fraction(2), Fraction(-2)), repeat=2):
+            if (cert := hardtanh_corner(w, APP_I1_U, c, list(x))) is not None:
+                return False, ("exact rational arithmetic: z(0) = Ux lies in a saturated corner that z' = Ws "
+                               "keeps invariant, so dŷ/dt ≡ cᵀs ≠ 0"), {**values, "x": [str(v) for v in x],
+                                                                        **cert}
+        if statement.conclusion == "exponential" and (low := saturation_lower_bound(w, c)) is not None:
+            return False, ("exact: the saturated input x = (1 + t|Ws|_∞)·s keeps the rate cᵀs up to time t, "
+                           "so M(t) ≥ |cᵀs|/(1 + t|Ws|_∞)"), {**values, **low}
+    if statement.conclusion == "decaying" and sigma in ("tanh", "hardtanh") and (
+            d := diagonal_certificate_2x2(w)) is not None:
+        return True, (f"diagonal stability, D = diag({d[0]}, {d[1]}) (theorem of "
+                      "W.rnn-decaying.corrected)"), values
+    if sigma == "identity" and hurwitz_2x2(w):
+        return True, "linear RNN with Hurwitz W: ρ = cᵀe^(Wt)U decays exponentially", values
+    return None, "undecided (no certificate applies)", values
+
+
+def decaying_rnn_proof(statement: DecayingRNN) -> Proof:
+    """Decide ``statement``: App. I.1's hardtanh RNN refutes every class that admits it; the
+    saturation bound M(t) ≥ |cᵀs|/(1 + t|Ws|_∞) refutes exponential decay for hardtanh and any W the
+    class admits; diagonal stability with σ ∈ {tanh, hardtanh} proves decay (Persidskii)."""
+    if statement.admits_matrix(APP_I1_W) and statement.admits_activation("hardtanh"):
+        ok, data = app_i1_witness()
+        if ok is None:
+            return Proof(None, "App. I.1's hardtanh RNN", "SymPy could not check the exact solution",
+                         details=data)
+        return Proof(False, "the App. I.1 hardtanh RNN (one exact instance)",
+                     "exact solution z(t) = (1, −1 − t) of z' = Wσ(z), z(0) = Ux, staying in the saturated "
+                     "corner {z₁ ≥ 1, z₂ ≤ −1}; SymPy checks z' = Wσ(z), σ(z) = (1, −1), the spectrum of W",
+                     counterexample=data)
+    if statement.conclusion == "exponential" and statement.admits_activation("hardtanh"):
+        w = _m([[-1, 0], [0, -1]])  # diagonally stable, Hurwitz: in every class but App. I.1's
+        if statement.admits_matrix(w):
+            from recmem.theory.memory_defs import hardtanh_memory_proof
+
+            ok, steps = hardtanh_memory_proof(Fraction(0))
+            low = saturation_lower_bound(w, [Fraction(1), Fraction(0)])
+            if not ok or low is None:
+                return Proof(None, "hardtanh, W = −I", "SymPy could not check the saturated memory",
+                             details=steps)
+            return Proof(False, "hardtanh, W = −I, U = I, b = 0, c = e₁ (decoupled scalar RNNs)",
+                         "exact: the first unit is the scalar hardtanh RNN, M(t) = 1/(t + 1) (SymPy checks "
+                         "the "
+                         "maximisation over x); e^(βt)/(t + 1) → ∞ for every β > 0",
+                         counterexample={"W": "−I", "U": "I", "c": "(1, 0)", "σ": "hardtanh",
+                                         "M(t)": "1/(t + 1) (≥ the saturation bound " + low["M(t) ≥"] + ")",
+                                         "e^(βt)M(t)": "→ ∞ for every β > 0"}, details=steps)
+    if (statement.activation, statement.recurrence, statement.conclusion) == (
+            "tanh-hardtanh", "diagonally-stable", "decaying"):
+        return diagonal_stability_proof()
+    return Proof(None, "no witness", "no exact witness and no general argument for this class")
 
 
 def diagonal_stability_proof() -> Proof:
-    """Corrected W.rnn-decaying: diagonally stable W and σ ∈ {tanh, hardtanh} give decaying memory."""
+    """W.rnn-decaying.corrected: diagonally stable W and σ ∈ {tanh, hardtanh} give decaying memory.
+
+    z = Wh + Ux + b obeys z' = Wσ(z), z(0) = Ux (the rest state has Wh + b = 0, so b plays no role).
+    V(z) = Σ d_iΦ(z_i), Φ' = σ, Φ(0) = 0, Φ → ∞, gives V' = ½σᵀ(DW + WᵀD)σ < 0 off z = 0: global
+    asymptotic stability. Memory: |x|_∞ > R gives ratio ≤ |c|₁/R (|σ| ≤ 1); r ≤ |x|_∞ ≤ R converges
+    uniformly (a compact set of initial states); |x|_∞ < r decays exponentially (linearisation W,
+    Hurwitz since diagonally stable). SymPy checks the identities (for m = 3; the argument is
+    termwise in m)."""
     sp = _sp()
     m = 3
     sg = sp.symbols(f"s1:{m + 1}", real=True)  # σ(z_i), abstract
@@ -525,37 +362,128 @@ def diagonal_stability_proof() -> Proof:
     sv = sp.Matrix(sg)
     # V = Σ d_i Φ(z_i), Φ' = σ: V' = Σ d_i σ(z_i) z_i' = σᵀ D W σ = ½ σᵀ (DW + WᵀD) σ
     vdot = sum(d[i] * sg[i] * (wm * sv)[i] for i in range(m))
-    lyap = sp.expand(vdot - (sv.T * (dm * wm + wm.T * dm) * sv)[0] / 2) == 0
-    # z = Wh + Ux + b ⇒ z' = W h' = W σ(z)
+    checks: dict[str, Any] = {"V' = ½σᵀ(DW + WᵀD)σ":
+                              sp.expand(vdot - (sv.T * (dm * wm + wm.T * dm) * sv)[0] / 2) == 0}
     zz = sp.Symbol("s", real=True)
     phi_tanh = sp.log(sp.cosh(zz))
-    tanh_ok = (sp.simplify(sp.diff(phi_tanh, zz) - sp.tanh(zz)) == 0
-               and sp.limit(phi_tanh, zz, sp.oo) == sp.oo and phi_tanh.subs(zz, 0) == 0
-               and sp.solve(sp.tanh(zz), zz) == [0])
+    checks["tanh: Φ = log cosh (Φ' = σ, Φ(0) = 0, Φ → ∞, σ = 0 only at 0)"] = (
+        sp.simplify(sp.diff(phi_tanh, zz) - sp.tanh(zz)) == 0 and sp.limit(phi_tanh, zz, sp.oo) == sp.oo
+        and phi_tanh.subs(zz, 0) == 0 and sp.solve(sp.tanh(zz), zz) == [0])
     phi_hard = sp.Piecewise((zz**2 / 2, sp.Abs(zz) <= 1), (sp.Abs(zz) - sp.Rational(1, 2), True))
-    hard_ok = (sp.limit(sp.Abs(zz) - sp.Rational(1, 2), zz, sp.oo) == sp.oo
-               and sp.simplify(sp.diff(zz**2 / 2, zz) - zz) == 0
-               and sp.diff(zz - sp.Rational(1, 2), zz) == 1
-               and phi_hard.subs(zz, 1) == sp.Rational(1, 2))  # continuous at |z| = 1
+    checks["hardtanh: Φ = z²/2 (|z| ≤ 1), |z| − 1/2 (else), continuous, → ∞"] = (
+        sp.limit(sp.Abs(zz) - sp.Rational(1, 2), zz, sp.oo) == sp.oo
+        and sp.simplify(sp.diff(zz**2 / 2, zz) - zz) == 0 and sp.diff(zz - sp.Rational(1, 2), zz) == 1
+        and phi_hard.subs(zz, 1) == sp.Rational(1, 2))
     example = _m([[-1, 3], [0, -1]])
-    cert = diagonal_certificate_2x2(example)
-    i1_not = diagonal_certificate_2x2(APP_I1_W) is None
-    scalar_ok, scalar = scalar_hardtanh_memory()
-    holds = bool(lyap and tanh_ok and hard_ok and cert is not None and i1_not and scalar_ok)
-    return Proof(holds, "every m, every U, b, c, σ ∈ {tanh, hardtanh}, W with DW + WᵀD ≺ 0 for a "
-                 "positive diagonal D (argument in recmem.theory.memory; identities checked for m = 3)",
+    checks["D for W = [[−1, 3], [0, −1]]"] = diagonal_certificate_2x2(example) is not None
+    failed = [k for k, v in checks.items() if not v]
+    if failed:
+        return Proof(None, "the Persidskii argument", f"SymPy could not check: {failed}",
+                     details={k: str(v) for k, v in checks.items()})
+    return Proof(True, "every m, every U, b, c, σ ∈ {tanh, hardtanh}, W with DW + WᵀD ≺ 0 for a positive "
+                 "diagonal D (argument in recmem.theory.memory; identities checked for m = 3)",
                  "Persidskii Lyapunov function V = Σ d_iΦ(z_i): SymPy checks V' = ½σᵀ(DW + WᵀD)σ, Φ ≥ 0, "
-                 "Φ → ∞, σ(z) = 0 ⇔ z = 0; uniform decay by the three-regime argument; the scalar "
-                 "hardtanh RNN has M(t) = 1/(t + 1) (decaying, not exponentially)",
-                 details={"V' identity": lyap, "tanh: Φ = log cosh": tanh_ok,
-                          "hardtanh: Φ piecewise": hard_ok, "D for W = [[-1, 3], [0, -1]]": str(cert),
-                          "App. I.1 W not diagonally stable": i1_not,
-                          **{f"scalar hardtanh: {k}": v for k, v in scalar.items()}})
+                 "Φ → ∞, σ(z) = 0 ⇔ z = 0; uniform decay by the three-regime argument",
+                 details={k: str(v) for k, v in checks.items()})
 
 
-def vertices(d: int) -> list[tuple[int, ...]]:
-    """The 2^d vertices of [−1, 1]^d."""
-    return list(itertools.product((1, -1), repeat=d))
+# ---- the step of Thm 3.9's proof (App. A.8–A.9) ------------------------------------------------
+
+_STEP_ACT = {"A0A1": "σ ∈ 𝒜₀ ∪ 𝒜₁ (Def. 3.8)", "lipschitz": "a Lipschitz continuous σ"}
+
+
+@dataclass(frozen=True)
+class StableStep(Statement):
+    """App. A.8–A.9, the step of Thm 3.9's proof: RNNs Ĥ_m = Ĥ(·, θ_m) with σ ∈ 𝒜₀ ∪ 𝒜₁ (``activation``),
+    sup_m max Re λ(W_m) ≤ −β₀ with β₀ > 0 (eq. (47)), uniformly bounded weights (eqs. (14), (64)) and
+    (``uniform_decay``) uniformly decaying memories of the readout-perturbed models,
+    lim_t sup_m sup_{|c̃_m − c_m|₂ ≤ β₀} |d/dt ỹ_{m,t}| = 0 (eqs. (53)–(54)), have uniformly exponentially
+    decaying memories: for every β < ``rate_factor``·β₀ there is C* with
+    sup_m M(Ĥ_m)(t) ≤ C*e^{−βt} (eq. (68)), M(Ĥ_m)(t) = sup_{x≠0} |d/dt Ĥ_{m,t}(u^x)|/(|x|_∞ + ``offset``)
+    (eq. (67): offset 1; Def. 3.1: offset 0)."""
+
+    offset: Fraction = Fraction(1)
+    activation: str = "A0A1"
+    uniform_decay: bool = True
+    rate_factor: Fraction = Fraction(1)
+
+    @property
+    def text(self) -> str:
+        den = "|x|_∞" if self.offset == 0 else f"(|x|_∞ + {self.offset})"
+        hyp = (", and uniformly decaying memories of the readout-perturbed models, lim_(t→∞) sup_m "
+               "sup_(|c̃_m − c_m|₂ ≤ β₀) |d/dt ỹ_(m,t)| = 0 (eqs. (53)–(54))" if self.uniform_decay else "")
+        r = "β₀" if self.rate_factor == 1 else f"({self.rate_factor})β₀"
+        return (f"RNNs Ĥ_m with {_STEP_ACT[self.activation]}, sup_m max Re λ(W_m) ≤ −β₀, β₀ > 0 (eq. (47)), "
+                f"uniformly bounded weights (eqs. (14), (64)){hyp} have uniformly exponentially decaying "
+                f"memories: for every β < {r} there is C* with sup_m M(Ĥ_m)(t) ≤ C*e^(−βt) (eq. (68)), where "
+                f"M(Ĥ_m)(t) = sup_(x≠0) |d/dt Ĥ_(m,t)(u^x)| / {den}")
+
+    def controls(self) -> tuple[Control, ...]:
+        out = [Control("conclusion's rate doubled (every β < 2β₀)",
+                       replace(self, rate_factor=2 * self.rate_factor))]
+        if self.activation == "A0A1":
+            out.append(Control("activation class widened to every Lipschitz σ",
+                               replace(self, activation="lipschitz")))
+        if self.uniform_decay:
+            out.append(Control("the uniform-decay hypothesis (53) dropped",
+                               replace(self, uniform_decay=False)))
+        return tuple(out)
+
+
+def step_decide(statement: StableStep, w: Fraction, u: Fraction, c: Fraction, beta0: Fraction
+                ) -> tuple[bool | None, dict[str, Any]]:
+    """The statement at the constant sequence Ĥ_m = the scalar hardtanh RNN h' = hardtanh(wh + ux),
+    ŷ = ch, b = 0 (padded to width m with decoupled copies, W_m = w·I_m, U_m = u·e₁, c_m = c·e₁), β₀.
+
+    Hypotheses, exactly: hardtanh ∈ 𝒜₀ (c_σ = 1, Z₀ = 1); (47) holds iff w ≤ −β₀; weights bounded;
+    (53): the readout-perturbed rate is c̃₁σ(z), |c̃₁| ≤ |c| + β₀, and sup_x |σ(z(t))|/|x| =
+    |u|/(|w|t + 1) → 0, uniformly over the perturbations and over m. Conclusion: M_o(t) =
+    |cu|/(|w|t + 1 + o|u|) (memory_defs.hardtanh_memory) is not O(e^{−βt}) for any β > 0 when
+    cu ≠ 0 — and β₀ > 0 leaves such β below rate_factor·β₀."""
+    from recmem.theory.memory_defs import hardtanh_memory
+
+    values = {"RNN": f"h' = hardtanh({w}h + {u}x), ŷ = {c}h (b = 0; Ĥ_m the same for every m)",
+              "β₀": str(beta0)}
+    if not (beta0 > 0 and w <= -beta0):
+        return True, {**values, "hypothesis": "(47) fails: not admitted"}
+    if c * u == 0:
+        return True, {**values, "memory": "0"}
+    t = Fraction(1)
+    values["M(t)"] = f"{abs(c * u)}/({-w}t + {1 + statement.offset * abs(u)})"
+    values["at t = 1"] = str(hardtanh_memory(w, u, c, statement.offset, t))
+    values["e^(βt)M(t)"] = "→ ∞ for every β > 0: not ≤ C*e^(−βt)"
+    return False, values
+
+
+def step_proof(statement: StableStep) -> Proof:
+    """Decide ``statement`` with the scalar hardtanh RNN w = −1, u = c = 1, β₀ = 1/2 (exact:
+    memory_defs.hardtanh_memory_proof checks M_o(t) = 1/(t + 1 + o); SymPy takes the limit)."""
+    import sympy as sp
+
+    from recmem.theory.memory_defs import hardtanh_memory_proof
+
+    ok, steps = hardtanh_memory_proof(statement.offset)
+    steps = dict(steps)
+    if not ok:
+        return Proof(None, "scalar hardtanh RNN", "SymPy could not check M_o", details=steps)
+    t, beta = sp.symbols("t beta", positive=True)
+    o = sp.Rational(statement.offset.numerator, statement.offset.denominator)
+    m_o = 1 / (t + 1 + o)
+    grows = sp.limit(sp.exp(beta * t) * m_o, t, sp.oo) == sp.oo
+    # (53) for the readout perturbations |c̃ − 1| ≤ β₀ = 1/2: sup_x |c̃σ(z)|/|x| ≤ (3/2)/(t + 1) → 0
+    uniform = sp.limit(sp.Rational(3, 2) / (t + 1), t, sp.oo) == 0
+    steps.update({"e^(βt)M_o(t) → ∞ (β > 0)": grows, "(53): (1 + β₀)/(t + 1) → 0": uniform})
+    if not (grows and uniform):
+        return Proof(None, "scalar hardtanh RNN", "SymPy could not take the limits", details=steps)
+    _, values = step_decide(statement, Fraction(-1), Fraction(1), Fraction(1), Fraction(1, 2))
+    return Proof(False, "the constant sequence Ĥ_m = h' = hardtanh(x − h), ŷ = h (w = −1, u = c = 1, b = 0), "
+                 "β₀ = 1/2",
+                 "exact memory M_o(t) = 1/(t + 1 + o) (SymPy checks the maximisation over x); its limit "
+                 "against e^(βt)",
+                 counterexample={**values, "hypotheses": "hardtanh ∈ 𝒜₀ (c_σ = 1, Z₀ = 1); max Re λ = −1 ≤ "
+                                 "−β₀; weights bounded; readout-perturbed memories ≤ (1 + β₀)/(t + 1) → 0 "
+                                 "uniformly (53)", "M(t)": str(m_o), "e^(βt)M(t)": "→ ∞ for every β > 0"},
+                 details={k: str(v) for k, v in steps.items()})
 
 
 def realisation_proof(realisations: dict[str, tuple[Mat, Mat, list[Fraction]]], coeffs: Sequence[Fraction],
@@ -566,7 +494,15 @@ def realisation_proof(realisations: dict[str, tuple[Mat, Mat, list[Fraction]]], 
     prof = sum((sp.Rational(c.numerator, c.denominator) * sp.exp(-sp.Rational(r.numerator, r.denominator) * t)
                 for c, r in zip(coeffs, rates, strict=True)), sp.Integer(0))
     target = [sp.Rational(w.numerator, w.denominator) * prof for w in weights]
-    details = {name: all(sp.simplify(a - b) == 0 for a, b in zip(kernel_of(*wuc), target, strict=True))
-               for name, wuc in realisations.items()}
-    return Proof(all(details.values()), "the realisations used by the numerics (exact rationals)",
+    details: dict[str, Any] = {}
+    for name, wuc in realisations.items():
+        diffs = [sp.simplify(a - b) for a, b in zip(kernel_of(*wuc), target, strict=True)]
+        details[name] = all(d == 0 for d in diffs)
+        if not details[name]:
+            bad = next(d for d in diffs if d != 0)
+            return Proof(False, f"the realisation '{name}'", "SymPy: cᵀe^{Wt}U − ρ(t)ᵀ",
+                         counterexample={"realisation": name, "cᵀe^{Wt}U − ρ(t)ᵀ": str(bad),
+                                         "at t = 1": str(sp.nsimplify(bad.subs(t, 1)))},
+                         details=details)
+    return Proof(True, "the realisations used by the numerics (exact rationals, every t)",
                  "SymPy: cᵀe^{Wt}U − ρ(t)ᵀ simplifies to 0", details=details)

@@ -1,6 +1,7 @@
 """What the paper-W memory claims share: parameters, exact instances, the arithmetic → engine mapping,
-derivative bounds of the kernels, finite differences with their error terms, and RNN integrations
-with a posteriori error estimates.
+derivative bounds of the kernels, the step of finite differences, RNN integrations with a posteriori
+error estimates, and a memo table for the pure simulations that a statement and its negative
+controls both need (:func:`memo`).
 
 Arithmetic → engine (W.memory-*, W.rnn-*): ``numpy`` → SciPy (quad, DOP853, expm); ``mpmath@P`` →
 mpmath quad/odefun/expm in a private context at P bits; ``torch:cpu``/``torch:cuda`` → batched RK4
@@ -165,7 +166,27 @@ def derivative_bound(kernel: Kernel, n: int, lo: float, ctx: Any) -> Any:
 
 
 def l1_weights(kernel: Kernel) -> Fraction:
+    """|w|₁ of the kernel's weight vector (ρ = w·k)."""
     return sum((abs(w) for w in kernel.weights), Fraction(0))
+
+
+def abs_integral_bound(kernel: Kernel, a: Any, b: Any, ctx: Any) -> Any:
+    """An upper bound of ∫_a^b |k(s)| ds (b may be ``ctx.inf``), from the closed forms; used only to
+    scale rounding-error bounds of quadratures (never as a check's result)."""
+    a = ctx.mpf(a)
+    if isinstance(kernel, ExponentialKernel):
+        base = _q(ctx, kernel.base)
+        top = 0 if b == ctx.inf else ctx.power(base, b)
+        return (ctx.power(base, a) - top) / ctx.log(1 / base)
+    if isinstance(kernel, PolynomialKernel):
+        p = _q(ctx, kernel.exponent)
+        top = 0 if b == ctx.inf else ctx.power(b + 1, 1 - p)
+        return (ctx.power(a + 1, 1 - p) - top) / (p - 1)
+    if isinstance(kernel, ExpSumKernel):
+        return ctx.fsum(abs(_q(ctx, c)) / _q(ctx, r) * (ctx.exp(-_q(ctx, r) * a)
+                                                         - (0 if b == ctx.inf else ctx.exp(-_q(ctx, r) * b)))
+                        for c, r in zip(kernel.coeffs, kernel.rates, strict=True))
+    raise ValueError(f"no closed-form L¹ bound for {kernel.description}")
 
 
 # ---- kernels in ball arithmetic (python-flint) --------------------------------------------------
@@ -218,22 +239,6 @@ def flint_derivative(kernel: Kernel, n: int, t: Any) -> Any:
 
 
 # ---- finite differences ------------------------------------------------------------------------
-
-# Five-point central difference f'(t) ≈ (f(t−2h) − 8f(t−h) + 8f(t+h) − f(t+2h))/(12h): truncation
-# error h⁴/30·max|f⁽⁵⁾| (Taylor remainder), and an error ε in each value enters at most 1.5ε/h.
-STENCIL5 = ((-2, 1), (-1, -8), (1, 8), (2, -1))
-STENCIL5_TRUNC = Fraction(1, 30)
-STENCIL5_NOISE = Fraction(3, 2)
-# Seven-point central difference (the degree-6 interpolating polynomial, as in grid_derivative):
-# truncation Δ⁶/140·max|f⁽⁷⁾|, noise amplification (1 + 9 + 45 + 45 + 9 + 1)/60 = 11/6 per 1/Δ.
-STENCIL7_TRUNC = Fraction(1, 140)
-STENCIL7_NOISE = Fraction(11, 6)
-
-
-def stencil5(values: dict[int, Any], h: Any) -> Any:
-    """The five-point derivative from values at offsets −2h, −h, h, 2h."""
-    return sum(c * values[k] for k, c in STENCIL5) / (12 * h)
-
 
 def power_of_two_step(noise: float, bound: float, order: int, noise_gain: float, trunc: float) -> float:
     """The step 2^k minimising trunc·h^order·bound + noise_gain·noise/h (nearest power of two)."""
@@ -350,12 +355,33 @@ def scipy_rates(rnn: RNN, xs: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np
     """Rates dŷ/dt for each input height in ``xs`` (B, d) at DOP853 rtol 1e-12, and an error estimate:
     the distance to a run at rtol 1e-10 (atol 100× larger), which bounds the tight run's error when
     the loose run is at least twice as wrong (tolerance proportionality of error-controlled RK)."""
-    from recmem.numerics.ode import response_scipy
     from recmem.numerics.signals import heaviside
 
-    tight = np.array([response_scipy(rnn, heaviside(x), t)[1] for x in xs])
-    loose = np.array([response_scipy(rnn, heaviside(x), t, rtol=1e-10, atol=1e-12)[1] for x in xs])
+    tight = np.array([dop853_rate(rnn, heaviside(x), t) for x in xs])
+    loose = np.array([dop853_rate(rnn, heaviside(x), t, 1e-10, 1e-12) for x in xs])
     return tight, np.abs(tight - loose)
+
+
+def dop853_rate(rnn: RNN, signal: Any, t: np.ndarray, rtol: float = 1e-12, atol: float = 1e-14) -> np.ndarray:
+    """dŷ/dt of :func:`recmem.numerics.ode.response_scipy`, memoised (a pure function of the RNN, the
+    step input, the times and the tolerances): the package's memory query and the error estimate of
+    the same candidates share one integration."""
+    from recmem.numerics.ode import response_scipy
+
+    key = ("dop853", rnn_key(rnn), signal, tuple(np.asarray(t, dtype=float)), rtol, atol)
+    return memo(key, lambda: response_scipy(rnn, signal, t, rtol=rtol, atol=atol)[1])
+
+
+def memo_functional(rnn: RNN) -> Any:
+    """The package's :class:`RNNFunctional` with its rate served by :func:`dop853_rate` (the same
+    DOP853 integration at rtol 1e-12, memoised)."""
+    from recmem.numerics.functionals import RNNFunctional
+
+    class _Memoised(RNNFunctional):
+        def rate(self, signal: Any, t: np.ndarray) -> np.ndarray:
+            return dop853_rate(self.rnn, signal, t)
+
+    return _Memoised(rnn)
 
 
 def torch_rates(rnns: Sequence[RNN], xs: np.ndarray, t: np.ndarray, dt: float, device: str
@@ -386,29 +412,32 @@ def torch_rates(rnns: Sequence[RNN], xs: np.ndarray, t: np.ndarray, dt: float, d
 MP_EXTRA_BITS = 16
 
 
-def mp_rates(rnn: RNN, xs: np.ndarray, t: np.ndarray, bits: int
-             ) -> tuple[list[list[Any]], list[list[Any]], int]:
-    """Rates by mpmath's Taylor integrator at ``bits`` and their distance to a run at bits + 16 (which
-    bounds the first run's error when the second is at least twice as accurate)."""
+def mp_rates_pair(rnn: RNN, xs: np.ndarray, t: np.ndarray, bits: int
+                  ) -> tuple[list[list[Any]], list[list[Any]]]:
+    """Rates by mpmath's Taylor integrator at ``bits`` and at bits + 16 (MP_EXTRA_BITS), each a list
+    per input of a list per time."""
     from recmem.numerics.ode import response_mpmath
     from recmem.numerics.signals import heaviside
 
-    lo, hi = mp_context(bits), mp_context(bits + MP_EXTRA_BITS)
-    rates, errs = [], []
-    for x in xs:
-        a = response_mpmath(rnn, heaviside(x), t, lo)[1]
-        b = response_mpmath(rnn, heaviside(x), t, hi)[1]
-        rates.append(a)
-        errs.append([abs(hi.mpf(u) - v) for u, v in zip(a, b, strict=True)])
-    return rates, errs, bits
+    def compute() -> tuple[list[list[Any]], list[list[Any]]]:
+        lo, hi = mp_context(bits), mp_context(bits + MP_EXTRA_BITS)
+        return ([response_mpmath(rnn, heaviside(x), t, lo)[1] for x in xs],
+                [response_mpmath(rnn, heaviside(x), t, hi)[1] for x in xs])
+
+    return memo(("mp_rates_pair", rnn_key(rnn), xs.tobytes(), tuple(t), bits), compute)
 
 
-def candidates(d: int, magnitudes: Sequence[float], seed: int) -> np.ndarray:
-    """The memory search's inputs: the directions of :func:`recmem.numerics.memory.directions` ×
-    ``magnitudes`` (unrefined)."""
+def candidates(d: int, magnitudes: Sequence[float], seed: int, norm: str = "inf") -> np.ndarray:
+    """The memory search's inputs: the directions of :func:`recmem.numerics.memory.directions` on
+    the unit sphere of ``norm`` × ``magnitudes`` (unrefined)."""
     from recmem.numerics.memory import directions
 
-    return np.array([r * v for v in directions(d, seed) for r in magnitudes])
+    return np.array([r * v for v in directions(d, seed, norm=norm) for r in magnitudes])
+
+
+def x_norms(xs: np.ndarray, norm: str = "inf") -> np.ndarray:
+    """|x|_p of each row (p = ∞ or 1)."""
+    return np.max(np.abs(xs), axis=1) if norm == "inf" else np.sum(np.abs(xs), axis=1)
 
 
 # Inputs of the scalar saturation example: powers of two around the maximisers x = t + 1.
@@ -425,25 +454,57 @@ def scalar_hardtanh_rnn() -> RNN:
 DOP853_ERROR = "DOP853: max over candidates of |rate(rtol 1e-12) − rate(rtol 1e-10)|/|x|∞"
 
 
-def searched_curve_numpy(rnn: RNN, mags: tuple[float, ...], seed: int, times: np.ndarray
-                         ) -> tuple[np.ndarray, np.ndarray]:
-    """(searched memory, error bound over the candidates) by DOP853."""
-    from recmem.numerics.functionals import RNNFunctional
+def searched_curve_numpy(rnn: RNN, mags: tuple[float, ...], seed: int, times: np.ndarray,
+                         norm: str = "inf", offset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(searched memory sup_x |d/dt H_t(u^x)|/(|x|_p + offset) by the package's memory_function,
+    error bound over the candidates) by DOP853 (memoised: a pure function of its arguments)."""
     from recmem.numerics.memory import memory_function
 
-    curve = memory_function(RNNFunctional(rnn), times, magnitudes=mags, refine_rounds=0, seed=seed)
-    xs = candidates(rnn.input_dim, mags, seed)
-    _, errs = scipy_rates(rnn, xs, times)
-    return curve.values, np.max(errs / np.max(np.abs(xs), axis=1)[:, None], axis=0)
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        curve = memory_function(memo_functional(rnn), times, magnitudes=mags, refine_rounds=0, seed=seed,
+                                norm=norm, offset=offset)
+        xs = candidates(rnn.input_dim, mags, seed, norm)
+        _, errs = scipy_rates(rnn, xs, times)
+        return curve.values, np.max(errs / (x_norms(xs, norm) + offset)[:, None], axis=0)
+
+    return memo(("searched_curve_numpy", rnn_key(rnn), mags, seed, tuple(times), norm, offset),
+                compute)
 
 
 def searched_curve_torch(rnn: RNN, mags: tuple[float, ...], seed: int, times: np.ndarray, device: str,
-                         dt: float) -> tuple[np.ndarray, np.ndarray]:
+                         dt: float, norm: str = "inf", offset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(max over candidates of the ratio, error bound) by batched RK4 (Δt vs 2Δt)."""
-    xs = candidates(rnn.input_dim, mags, seed)
-    rates, errs = torch_rates([rnn], xs, times, dt, device)
-    scale = np.max(np.abs(xs), axis=1)[:, None]
+    xs = candidates(rnn.input_dim, mags, seed, norm)
+    rates, errs = memo(("torch_rates", rnn_key(rnn), xs.tobytes(), tuple(times), dt, device),
+                       lambda: torch_rates([rnn], xs, times, dt, device))
+    scale = (x_norms(xs, norm) + offset)[:, None]
     return np.max(np.abs(rates[0]) / scale, axis=0), np.max(errs[0] / scale, axis=0)
+
+
+# ---- memoised simulations -----------------------------------------------------------------------
+
+_MEMO: dict[Any, Any] = {}
+MEMO_SIZE = 4096
+
+
+def memo(key: Any, compute: Callable[[], Any]) -> Any:
+    """``compute()``, remembered under ``key`` (a bounded process-wide table).
+
+    Only for pure functions of the key — simulations of a given RNN on given inputs at a given
+    tolerance — never for anything that reads the statement under test: a negative control that asks
+    for the same simulation gets the same numbers it would compute again, and its own comparison
+    with its own right-hand side."""
+    if key not in _MEMO:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.pop(next(iter(_MEMO)))
+        _MEMO[key] = compute()
+    return _MEMO[key]
+
+
+def rnn_key(rnn: RNN) -> tuple[Any, ...]:
+    """A hashable identity of an RNN's parameters and activation."""
+    return (rnn.W.tobytes(), rnn.W.shape, rnn.U.tobytes(), rnn.U.shape, rnn.b.tobytes(), rnn.c.tobytes(),
+            rnn.sigma.name)
 
 
 # ---- evidence ----------------------------------------------------------------------------------
@@ -479,7 +540,13 @@ def _wt(w: Sequence[Sequence[Fraction]], t: Fraction) -> list[list[Fraction]]:
 
 def expm_point(backend: AbstractBackend, w: Sequence[Sequence[Fraction]], t: Fraction, mp: Any) -> Any:
     """e^{Wt} computed in ``backend``'s arithmetic (scipy / torch float64 / mpmath at P bits), returned
-    as an mpmath matrix in ``mp`` (exact conversion of the computed entries)."""
+    as an mpmath matrix in ``mp`` (exact conversion of the computed entries; memoised per arithmetic,
+    W and t: a pure function)."""
+    key = ("expm_point", backend.name, tuple(map(tuple, w)), t, mp.prec)
+    return memo(key, lambda: _expm_point(backend, w, t, mp))
+
+
+def _expm_point(backend: AbstractBackend, w: Sequence[Sequence[Fraction]], t: Fraction, mp: Any) -> Any:
     a = _wt(w, t)
     kind = backend.spec.kind
     if kind == "numpy":
@@ -520,7 +587,11 @@ def expm_kappa(w: Sequence[Sequence[Fraction]], t: Fraction) -> Any:
     ‖L(A)‖ ≤ e^{‖A‖} (Higham, Functions of Matrices, Lemma 10.15); the second covers rounding in s
     squarings (s = ⌈log₂(‖A‖₁/θ₁₃)⌉⁺, θ₁₃ = 5.37, the scaling of Higham 2005), whose forward error grows
     like 2^s·e^{‖A‖} (§10.3). An a-priori bound: loose for non-normal W and large t, never optimistic.
-    Evaluated at 64 bits (it needs few correct bits)."""
+    Evaluated at 64 bits (it needs few correct bits); memoised."""
+    return memo(("expm_kappa", tuple(map(tuple, w)), t), lambda: _expm_kappa(w, t))
+
+
+def _expm_kappa(w: Sequence[Sequence[Fraction]], t: Fraction) -> Any:
     ctx = mp_context(64)
     a = ctx.matrix([[ctx.mpf(v.numerator) / v.denominator for v in r] for r in _wt(w, t)])
     n2 = max(ctx.svd_r(a, compute_uv=False))
@@ -528,12 +599,6 @@ def expm_kappa(w: Sequence[Sequence[Fraction]], t: Fraction) -> Any:
     n1 = ctx.mnorm(a, 1)
     s = max(0, int(ctx.ceil(ctx.log(n1 / ctx.mpf("5.37"), 2)))) if n1 > 0 else 0
     return (n2 + 2**s) * ctx.exp(n2) / e2
-
-
-def rel_fro(a: Any, b: Any, mp: Any) -> Any:
-    """‖a − b‖_F/‖b‖_F in ``mp``."""
-    num = mp.sqrt(mp.fsum(abs(a[i, j] - b[i, j]) ** 2 for i in range(b.rows) for j in range(b.cols)))
-    return num / mp.mnorm(b, "f")
 
 
 def kernel_l1(e: Any, u: Sequence[Sequence[Fraction]], c: Sequence[Fraction], mp: Any) -> Any:
