@@ -1,5 +1,5 @@
-"""Timings of the Lyapunov solvers of recmem.numerics.lyapunov (paper W, App. A.9 eq. 80), as ratios to
-SciPy's Bartels–Stewart measured in the same run.
+"""Timings of the Lyapunov solvers of recmem.numerics.lyapunov (paper W, ICLR camera-ready App. A.9
+eq. (48)), as ratios to SciPy's Bartels–Stewart measured in the same run.
 
     python benchmarks/bench_lyapunov.py                  # n ∈ {2, 8, 32, 64}, torch batch 256
     python benchmarks/bench_lyapunov.py --sizes 2 8 --repeat 5 --bits 256
@@ -8,7 +8,10 @@ Each solver gets the same exact non-normal Hurwitz W (seeded draw, Q = I); the f
 rounded to float64 once, outside the timing. Times are medians per matrix; the torch sign-function
 Newton solves a batch of ``--batch`` different W's in one call and its time is divided by the batch
 size (CPU, and CUDA when available). Kronecker solves are O(n⁶) and
-offered up to n = 12 only; the certified condition number up to n = 8.
+offered up to n = 12 only; the certified condition number up to n = 8. Also timed: the integral
+∫₀^∞ e^{Wᵀt}e^{Wt}dt itself (what W.lyapunov checks instead of a solver): Taylor + Gauss–Legendre
+on a short interval, then doubling, in float64, float32 and mpmath, and its certified ball
+enclosure in flint.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ from recmem.checks.claims.paper_w._lyapunov import hurwitz
 from recmem.numerics import lyapunov as ly
 
 BASE = "scipy Bartels–Stewart (float64)"
+
+
+def _cong(e: Any, x: Any, mul: Callable[[Any, Any], Any], tr: Callable[[Any], Any]) -> Any:
+    """e ↦ eᵀxe: the integrand of W App. A.9 eq. (49)."""
+    return mul(mul(tr(e), x), e)
 
 
 def median_time(fn: Callable[[], Any], repeat: int) -> float:
@@ -45,6 +53,9 @@ def solvers(n: int, bits: int, batch: int) -> dict[str, Callable[[], Any] | None
     import torch
 
     wf = ly.to_float64(w)  # float solvers get W rounded once: the timings exclude the conversion
+    eye = ly.identity(n)
+    f64, f32 = ly.PointArithmetic("numpy"), ly.PointArithmetic("numpy", dtype="float32")
+    mp = ly.PointArithmetic("mpmath", bits=bits)
     out: dict[str, Callable[[], Any] | None] = {
         BASE: lambda: ly.bartels_stewart(wf),
         "exact Kronecker (ℚ)": (lambda: ly.exact(w)) if small else None,
@@ -55,6 +66,13 @@ def solvers(n: int, bits: int, batch: int) -> dict[str, Callable[[], Any] | None
         if n <= 32 else None,
         "κ(L) certified (flint)": (lambda: ly.condition_certified(w)) if n <= 8 else None,
         "κ(L) estimate (float64)": lambda: ly.condition_estimate(w),
+        "scipy Bartels–Stewart (float32)": lambda: ly.bartels_stewart(wf, dtype=np.float32),
+        "integral by doubling (float64)": lambda: ly.integral_doubling(w, eye, _cong, f64),
+        "integral by doubling (float32)": lambda: ly.integral_doubling(w, eye, _cong, f32),
+        f"integral by doubling (mpmath @{bits})": (lambda: ly.integral_doubling(w, eye, _cong, mp))
+        if n <= 8 else None,
+        f"integral enclosure (flint @{bits})": (lambda: ly.integral_enclosure(w, eye, _cong, bits=bits))
+        if n <= 32 else None,
     }
     wt = torch.as_tensor(np.stack([ly.to_float64(m) for m in ws]))
     out[f"torch sign-Newton cpu (per matrix, batch {batch})"] = lambda: ly.sign_newton(wt)

@@ -1,217 +1,326 @@
-"""Paper W, Lyapunov claims: W.lyapunov (App. A.9 eq. 80), W.lyapunov-bound (Lemma A.8, refuted) with
-its corrected/weakened statements, W.lyapunov-local (Lemma A.9, two readings) and the corrected
-explicit radius."""
+"""Paper W's Lyapunov claims (ICLR camera-ready App. A.8–A.10): W.lyapunov (eqs. 48–49) and its
+reading .any-q; Lemma A.8 (W.lyapunov-bound, refuted) with .corrected, .weak and the sequence
+reading .uniform; Lemma A.9 (W.lyapunov-local, refuted as printed: one Υ for every m) with .weak,
+.explicit, .explicit.corrected and the proof's (92)–(98) finding .eq92 (+ .corrected); the proof
+step (36)–(38) (W.semigroup-bound, refuted) with its correction.
+
+Each family has one statement in theory.lyapunov, read by every side; the tests assert the one
+expected verdict, that every control is told apart, that the symbolic side refutes every control,
+exact property tests, and one expected outcome per low-precision cell.
+"""
 
 from __future__ import annotations
 
-import ast
+import math
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 from claim_helpers import run
 from hypothesis import given, settings
 
-from recmem.checks.claim import Context
 from recmem.checks.claims.paper_w import _lyapunov as lc
-from recmem.checks.claims.paper_w import lyapunov as lyap_claim
-from recmem.checks.claims.paper_w import lyapunov_bound as lb
-from recmem.checks.claims.paper_w import lyapunov_local as ll
 from recmem.checks.registry import get
 from recmem.checks.verdict import Outcome, Verdict
 from recmem.numerics import lyapunov as ly
+from recmem.theory import lyapunov as th
 
 F = Fraction
-ARITHMETICS = {"mpmath", "flint", "numpy", "torch"}
-CTX = Context({})
+SEARCH = "exact (Hypothesis search)"
+
+EXPECTED = {
+    "W.lyapunov": Verdict.VERIFIED,
+    "W.lyapunov.any-q": Verdict.REFUTED,
+    "W.lyapunov-bound": Verdict.REFUTED,
+    "W.lyapunov-bound.corrected": Verdict.VERIFIED,
+    "W.lyapunov-bound.weak": Verdict.VERIFIED,
+    "W.lyapunov-bound.uniform": Verdict.REFUTED,
+    "W.lyapunov-local": Verdict.REFUTED,
+    "W.lyapunov-local.weak": Verdict.VERIFIED,
+    "W.lyapunov-local.explicit": Verdict.REFUTED,
+    "W.lyapunov-local.explicit.corrected": Verdict.VERIFIED,
+    "W.lyapunov-local.eq92": Verdict.REFUTED,
+    "W.lyapunov-local.eq92.corrected": Verdict.VERIFIED,
+    "W.semigroup-bound": Verdict.REFUTED,
+    "W.semigroup-bound.corrected": Verdict.VERIFIED,
+}
+PROOFS = {th.LyapunovIntegral: th.integral_proof, th.NormBound: th.norm_bound_proof,
+          th.LocalQuartic: th.local_proof, th.DiagCubeBound: th.cube_proof,
+          th.SemigroupBound: th.semigroup_proof}
 
 
-def _decided(result) -> set[str]:
-    return {e.backend.split("@")[0].split(":")[0] for e in result.evidence
-            if e.kind == "numeric" and e.outcome in (Outcome.PASS, Outcome.REFUTE, Outcome.FAIL)}
+def _proof(statement):
+    return PROOFS[type(statement)](statement)
 
 
-def _inst(w, beta0, v=None, **extra):
-    w = tuple(tuple(F(x) for x in row) for row in w)
-    alpha = -F(beta0) if "alpha" not in extra else extra.pop("alpha")
-    return lc.HurwitzInstance(w, F(alpha), F(beta0), v, extra)
+# ---- verdicts in the default run ------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim_id", list(EXPECTED))
+def test_verdict_and_every_control_told_apart(claim_id) -> None:
+    r = run(claim_id)
+    assert r.verdict is EXPECTED[claim_id], [(e.backend, e.check, e.outcome, e.message)
+                                             for e in r.evidence]
+    assert r.controls is not None and len(r.controls) >= 2
+    assert all(c.verdict is Verdict.REFUTED for c in r.controls), [
+        (c.change, c.verdict) for c in r.controls]
+    if EXPECTED[claim_id] is Verdict.REFUTED:
+        assert r.counterexample is not None and r.counterexample["certified_by"]
 
 
-# ---- verdicts -------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize(("claim_id", "params", "verdict"), [
-    ("W.lyapunov", {"N": 3, "batch": 2, "quad_bits": 64, "n_search": 3}, Verdict.VERIFIED),
-    ("W.lyapunov-bound.corrected", {"N": 4, "n_search": 4}, Verdict.VERIFIED),
-    ("W.lyapunov-bound.weak", {"N": 4, "n_search": 4}, Verdict.VERIFIED),
-    ("W.lyapunov-local", {"N": 3, "n_search": 3}, Verdict.VERIFIED),
-    ("W.lyapunov-local.explicit.corrected", {"N": 3, "n_search": 3}, Verdict.VERIFIED),
-])
-def test_verified_claims(claim_id, params, verdict):
-    result = run(claim_id, **params)
-    assert result.verdict is verdict, [(e.backend, e.check, e.outcome, e.message)
-                                       for e in result.evidence]
-    assert len(_decided(result) & ARITHMETICS) >= 2
-    assert all(e.outcome is Outcome.PASS for e in result.evidence if e.kind == "numeric")
+def test_the_integral_is_computed_and_passes_in_every_arithmetic() -> None:
+    r = run("W.lyapunov", backends=("mpmath@128", "flint@128", "numpy"))
+    assert r.verdict is Verdict.CORROBORATED
+    numeric = [e for e in r.evidence if e.kind == "numeric"]
+    assert {e.backend for e in numeric} == {"mpmath@128", "flint@128", "numpy"}
+    assert all(e.outcome is Outcome.PASS for e in numeric)
+    assert all("Gauss–Legendre" in e.message for e in numeric)  # the integral, not a solver
+    flint_ev = next(e for e in numeric if e.backend == "flint@128")
+    assert "∋ 0: True" in flint_ev.enclosure
 
 
-def test_lemma_a8_refuted_with_certified_minimal_counterexample():
-    result = run("W.lyapunov-bound", N=3, n_search=4)
-    assert result.verdict is Verdict.REFUTED
-    sym = next(e for e in result.evidence if e.kind == "symbolic")
-    assert sym.outcome is Outcome.REFUTE and sym.counterexample["W"] == "[[-1, 1], [0, -1]]"
-    assert sym.counterexample["v^T P v / v^T v"] == "3/4"  # > 1/(2β₀) = 1/2
-    search = next(e for e in result.evidence if e.kind == "search")
-    assert search.outcome is Outcome.REFUTE and "exact arithmetic" in search.certified_by
-    assert search.counterexample["W"].count("[") == 3  # shrunk to 2×2
-    by = {}
-    for e in result.evidence:
-        if e.kind == "numeric":
-            by.setdefault(e.backend, []).append(e.outcome)
-    assert by["flint@128"] == [Outcome.REFUTE, Outcome.REFUTE]  # ball above 1/(2β₀)
-    assert by["mpmath@128"] == [Outcome.REFUTE, Outcome.REFUTE]  # stays put at 256 bits
-    assert by["numpy"] == [Outcome.FAIL, Outcome.FAIL]  # floats cannot certify
-    assert result.counterexample is not None
+def test_integral_reading_any_q_refuted_in_every_arithmetic() -> None:
+    r = run("W.lyapunov.any-q", backends=("sympy", "mpmath@128", "flint@128", "numpy"))
+    out = {e.backend: e.outcome for e in r.evidence}
+    assert out["sympy"] is Outcome.REFUTE and out[SEARCH] is Outcome.REFUTE
+    assert out["mpmath@128"] is Outcome.REFUTE and out["flint@128"] is Outcome.REFUTE
+    assert out["numpy"] is Outcome.FAIL  # floats cannot certify
 
 
-def test_lemma_a9_explicit_reading_refuted():
-    result = run("W.lyapunov-local.explicit", N=3, n_search=3)
-    assert result.verdict is Verdict.REFUTED
-    search = next(e for e in result.evidence if e.kind == "search")
-    assert search.outcome is Outcome.REFUTE
-    assert search.counterexample["W"].count("[") == 3
-    flint_ev = [e for e in result.evidence if e.backend == "flint@128"]
-    assert flint_ev[0].outcome is Outcome.REFUTE  # W = [[−1, 1], [0, −1]]: ratio 3/2 > M₀/β₀ = 1
+def test_lemma_a8_refuted_with_the_jordan_block() -> None:
+    r = run("W.lyapunov-bound")
+    sym = next(e for e in r.evidence if e.kind == "symbolic")
+    assert sym.outcome is Outcome.REFUTE
+    assert sym.counterexample["W"] == "[[-1, 1], [0, -1]]"
+    assert sym.counterexample["lambda_max(P)"] == "sqrt(5)/8 + 5/8"  # > 1/(2β₀) = 1/2
+    search = next(e for e in r.evidence if e.backend == SEARCH)
+    assert search.outcome is Outcome.REFUTE and search.counterexample["W"].count("[") == 3
 
 
-def test_claims_are_registered_with_their_edges():
-    ids = ["W.lyapunov", "W.lyapunov-bound", "W.lyapunov-bound.corrected", "W.lyapunov-bound.weak",
-           "W.lyapunov-local", "W.lyapunov-local.explicit", "W.lyapunov-local.explicit.corrected"]
-    claims = [get(i) for i in ids]
+def test_semigroup_bound_refuted_by_the_audit_example_exactly() -> None:
+    """A.8 eq. (38): W = [[−2, 10], [0, −2]], β₀ = 1, t = 1/10 gives ‖e^{Wt}‖₂ = e^{−1/5}(1+√5)/2."""
+    import sympy as sp
+
+    proof = th.semigroup_proof(th.SemigroupBound())
+    assert proof.holds is False
+    cx = proof.counterexample
+    assert cx["W"] == "[[-2, 10], [0, -2]]" and cx["t"] == "1/10"
+    w = sp.Matrix([[-2, 10], [0, -2]])
+    e = (w / 10).exp()
+    assert sp.simplify(e - sp.exp(sp.Rational(-1, 5)) * sp.Matrix([[1, 1], [0, 1]])) == sp.zeros(2, 2)
+    norm = sp.exp(sp.Rational(-1, 5)) * (1 + sp.sqrt(5)) / 2
+    assert sp.simplify(sp.expand(max((e.T * e).eigenvals(), key=sp.N) - norm ** 2)) == 0
+    # certified in ball arithmetic: the enclosures of ‖e^{Wt}‖₂ and e^{−t} are disjoint
+    import flint
+
+    with flint.ctx.workprec(64):
+        lo = flint.arb(-1) / 5
+        gap = lo.exp() * (1 + flint.arb(5).sqrt()) / 2 - (flint.arb(-1) / 10).exp()
+        assert gap > 0
+
+
+def test_superdiagonal_sequence_breaks_uniform_boundedness_exactly() -> None:
+    """W_m = −I_m + 2N_m: every eigenvalue −1, entries ≤ 2, yet (P_m)_mm = ½Σ_{k<m} C(2k, k)."""
+    for m in range(2, 8):
+        p = ly.fractions(ly.exact(th.superdiagonal(m)).P)
+        assert p[m - 1][m - 1] == th.superdiagonal_corner(m)
+        assert p[m - 1][m - 1] >= F(m, 2)
+    assert [th.superdiagonal_corner(m) for m in range(2, 7)] == [F(3, 2), F(9, 2), F(29, 2),
+                                                                   F(99, 2), F(351, 2)]
+    proof = th.superdiagonal_disproof("local")
+    assert proof.holds is False and "every m" in proof.scope
+    assert proof.counterexample["Υ = 1"].startswith("m = 2, v = Υe_2: q(v) = -3")
+
+
+def test_eq92_counterexample_shows_the_printed_expansion() -> None:
+    proof = th.cube_proof(th.DiagCubeBound())
+    cx = proof.counterexample
+    assert proof.holds is False
+    assert cx["|Diag(v)^2 W v|^2"] == "145/64" and cx["bound^2"] == "125/64"
+    assert cx["its squared norm"] == "109/64"  # (92)'s right side: another vector
+
+
+def test_claims_registered_with_their_edges_and_readings() -> None:
     assert get("W.lyapunov-bound.corrected").corrects == "W.lyapunov-bound"
     assert get("W.lyapunov-bound.weak").corrects == "W.lyapunov-bound"
+    assert get("W.lyapunov-local.weak").corrects == "W.lyapunov-local"
     assert get("W.lyapunov-local.explicit.corrected").corrects == "W.lyapunov-local.explicit"
-    assert get("W.lyapunov-local").reading and get("W.lyapunov-local.explicit").reading
-    assert get("W.lyapunov-local").statement == get("W.lyapunov-local.explicit").statement
-    for c in claims:
-        assert c.provenance.paper == "W" and c.provenance.quote
-        assert all(dep in ids for dep in c.uses)
+    assert get("W.lyapunov-local.eq92.corrected").corrects == "W.lyapunov-local.eq92"
+    assert get("W.semigroup-bound.corrected").corrects == "W.semigroup-bound"
+    # a reading names what its statement says (the corrected radius is not the printed one)
+    corrected = get("W.lyapunov-local.explicit.corrected")
+    assert "m M₀ κ₂(V_m)²" in corrected.reading and "n M₀ κ₂(V)²" in corrected.text
+    assert "for any m" in get("W.lyapunov-local").text and "Hurwitz" in get("W.lyapunov-local").text
+    for cid in EXPECTED:
+        claim = get(cid)
+        assert claim.provenance.paper == "W" and "(" in claim.provenance.location
+        assert "\\tag" in claim.provenance.quote  # quoted with its formulas
 
 
-# ---- exact decisions of single instances --------------------------------------------------------
+# ---- the symbolic side reads the statement ----------------------------------------------------
 
-def test_holds_printed_bound_on_jordan_and_normal_instances():
-    bad = lb.holds_printed(_inst([[-1, 1], [0, -1]], 1), CTX)
-    assert bad.holds is False and bad.values["v^T P v / v^T v"] == "3/4"
-    assert bad.values["P"] == "[[1/2, 1/4], [1/4, 3/4]]"
-    ok = lb.holds_printed(_inst([[-1, 1], [-1, -1]], 1), CTX)  # normal: P = I/2, equality
-    assert ok.holds is True
-
-
-def test_holds_corrected_checks_equality_exactly():
-    inst = _inst([[-1, 2], [-2, -1]], 1)  # normal, α = −1
-    r = lb.holds_normal(inst, CTX)
-    assert r.holds is True and r.values["equality at beta0 = -alpha"] is True
-    smaller = lb.holds_normal(_inst([[-1, 2], [-2, -1]], F(1, 2), alpha=F(-1)), CTX)
-    assert smaller.holds is True  # strict inequality when β₀ < β*
+@pytest.mark.parametrize("claim_id", list(EXPECTED))
+def test_symbolic_side_decides_the_statement_and_refutes_every_control(claim_id) -> None:
+    claim = get(claim_id)
+    expected = EXPECTED[claim_id] is Verdict.VERIFIED
+    assert _proof(claim.statement).holds is expected
+    for control in claim.controls:
+        p = _proof(control.statement)
+        assert p.holds is False, control.change
+        assert p.counterexample, control.change
 
 
-def test_holds_weak_decides_with_rational_bounds():
-    v = ((F(1), F(0)), (F(1, 2), F(1)))
-    w = ly.fractions(ly.fmpq_matrix(v) * ly.fmpq_matrix([[-1, 0], [0, -2]])
-                     * ly.fmpq_matrix(v).inv())
-    r = lb.holds_weak(_inst(w, 1, v=v), CTX)
-    assert r.holds is True
+def test_controls_are_built_from_the_statement() -> None:
+    law = th.LyapunovIntegral()
+    changes = {c.change: c.statement for c in law.controls()}
+    assert changes["Wᵀ and W swapped in the integrand"] == replace(law, transpose_left=False)
+    assert changes["P ≻ 0 replaced by P ≺ 0"] == replace(law, definite=-1)
+    corrected = th.NormBound(family="normal")
+    assert th.NormBound(family="diagonalizable") in [c.statement for c in corrected.controls()]
+    assert th.SemigroupBound(strict=False) in [c.statement for c in
+                                               th.SemigroupBound(abscissa="numerical",
+                                                                 strict=False).controls()]
+    for law_ in (law, corrected, th.LocalQuartic(radius="beta0/M0"), th.DiagCubeBound(),
+                 th.SemigroupBound()):
+        assert all(c.statement.text != law_.text for c in law_.controls())
 
 
-def test_holds_explicit_produces_rational_violating_vector():
-    r = ll.holds_explicit(_inst([[-1, 1], [-1, -1]], 1, d=(F(0), F(1)), m0_factor=F(1)), CTX)
-    assert r.holds is False  # normal W, yet the explicit radius fails
-    v = [F(x) for x in ast.literal_eval(r.values["v"])]
-    assert sum(x * x for x in v) <= 1  # |v|² ≤ Υ² = β₀L/M₀ = 1
-    assert F(r.values["|q(v)|"]) > F(r.values["L|v|^2"])
+# ---- exact property tests ---------------------------------------------------------------------
 
-
-def test_holds_exists_on_the_counterexample_of_the_explicit_reading():
-    r = ll.holds_exists(_inst([[-1, 1], [0, -1]], 1, d=(F(0), F(1))), CTX)
-    assert r.holds is True
-
-
-def test_local_q_matches_sympy_form():
-    import sympy as sp
-
-    from recmem.theory.lyapunov import closed_form_2x2, local_form
-
-    w = [[F(-1), F(3)], [F(1, 2), F(-2)]]
-    p = ly.exact(w).P
-    d = (F(2), F(-1, 3))
-    expected = local_form(sp.Matrix(w), closed_form_2x2(sp.Matrix(w), sp.eye(2)), sp.Matrix(d))
-    assert lc.local_q(ly.fmpq_matrix(w), p, d) == F(str(expected))
-
-
-# ---- symbolic side ------------------------------------------------------------------------------
-
-def test_laplace_integrator_and_a_wrong_closed_form_is_detected():
-    import sympy as sp
-
-    from recmem.theory.lyapunov import closed_form_2x2, laplace_at_zero, lyapunov_residual
-
-    t = sp.Symbol("t", nonnegative=True)
-    a = sp.Symbol("a", positive=True)
-    assert sp.simplify(laplace_at_zero(t ** 2 * sp.exp(-a * t), t) - 2 / a ** 3) == 0
-    assert sp.simplify(laplace_at_zero(sp.exp(-a * t) * sp.cos(3 * t), t) - a / (a ** 2 + 9)) == 0
-    with pytest.raises(ValueError):
-        laplace_at_zero(sp.exp(t), t)  # divergent: Re s > 0 not provable
-    w = sp.Matrix([[-1, 2], [0, -3]])
-    good = closed_form_2x2(w, sp.eye(2))
-    assert lyapunov_residual(w, good, sp.eye(2)) == sp.zeros(2, 2)
-    assert lyapunov_residual(w, good.T * 2, sp.eye(2)) != sp.zeros(2, 2)
-
-
-def test_symbolic_proofs_state_their_scope():
-    from recmem.theory import lyapunov as th
-
-    assert th.bound_counterexample().holds is False
-    assert th.local_explicit_counterexample().holds is False
-    for proof in (th.normal_bound_proof(), th.diagonalizable_bound_proof(), th.local_quartic_proof(2)):
-        assert proof.holds is True and proof.scope
-
-
-# ---- property tests over all Hurwitz matrices ----------------------------------------------------
-
-@settings(max_examples=20)
-@given(lc.hurwitz_instances(1, 3, "all"))
-def test_strategy_draws_hurwitz_matrices_with_exact_abscissa(inst):
-    """The drawn α(W) is the spectral abscissa (float check), 0 < β₀ ≤ −α, and P ≻ 0 exactly."""
-    import numpy as np
-
-    eig = np.linalg.eigvals(ly.to_float64(ly.fmpq_matrix(inst.W)))
-    assert max(eig.real) == pytest.approx(float(inst.alpha), abs=1e-9)
-    assert 0 < inst.beta0 <= -inst.alpha
-    assert lc.charpoly_pd(ly.exact(inst.W).P)
+def _holds(claim_id, inst):
+    claim = get(claim_id)
+    return claim.holds(inst, claim.context())
 
 
 @settings(max_examples=15)
-@given(lc.hurwitz_instances(1, 4, "normal"))
-def test_printed_bound_holds_for_every_normal_w(inst):
-    assert lb.holds_printed(inst, CTX).holds is True
-    assert lb.holds_normal(inst, CTX).holds is True
+@given(get("W.lyapunov").strategy(get("W.lyapunov").context()))
+def test_the_integral_solves_the_equation_and_is_positive_exactly(inst) -> None:
+    r = _holds("W.lyapunov", inst)
+    assert r.holds is True
+    if inst.alpha < 0:  # the exact integral equals the exact solution of the equation
+        p = ly.exact(inst.W, inst.extra["Q"]).P
+        assert r.values["P (integral)"] == lc._fmt(ly.fractions(p))
+
+
+@settings(max_examples=15)
+@given(get("W.lyapunov").strategy(get("W.lyapunov").context()))
+def test_the_integral_diverges_exactly_outside_the_hurwitz_matrices(inst) -> None:
+    law = replace(get("W.lyapunov").statement, abscissa_below=F(5))
+    claim = get("W.lyapunov")
+    r = claim.holds(inst, replace(claim.context(), statement=law))
+    assert r.holds is (inst.alpha < 0)
+
+
+@settings(max_examples=15)
+@given(lc.hurwitz_instances(1, 3, "normal"))
+def test_printed_lemma_a8_holds_for_every_normal_w(inst) -> None:
+    assert _holds("W.lyapunov-bound", inst).holds is True
+    assert _holds("W.lyapunov-bound.corrected", inst).holds is True
 
 
 @settings(max_examples=10)
-@given(lc.hurwitz_instances(1, 3, "diagonalizable"))
-def test_weak_bound_never_fails(inst):
-    assert lb.holds_weak(inst, CTX).holds is not False
+@given(get("W.lyapunov-bound.weak").strategy(get("W.lyapunov-bound.weak").context()))
+def test_weak_bound_never_fails(inst) -> None:
+    assert _holds("W.lyapunov-bound.weak", inst).holds is not False
 
 
 @settings(max_examples=10)
-@given(lc.hurwitz_instances(1, 3, "all", extras=lyap_claim._spd_extra))
-def test_lyapunov_search_instances_hold(inst):
-    assert lyap_claim.holds(inst, CTX).holds is True
+@given(get("W.lyapunov-local.weak").strategy(get("W.lyapunov-local.weak").context()))
+def test_local_witness_radius_never_fails(inst) -> None:
+    assert _holds("W.lyapunov-local.weak", inst).holds is not False
 
 
-def test_search_strategy_reaches_non_normal_matrices():
-    from hypothesis import find
+@settings(max_examples=20)
+@given(get("W.lyapunov-local.eq92.corrected").strategy(get("W.lyapunov-local.eq92.corrected")
+                                                       .context()))
+def test_cube_bound_with_sqrt_m_holds_and_printed_fails_only_above_it(inst) -> None:
+    assert _holds("W.lyapunov-local.eq92.corrected", inst).holds is True
+    r = _holds("W.lyapunov-local.eq92", inst)
+    m = len(inst["v"])
+    if r.holds is False:  # the printed bound fails only where the ratio exceeds 1, below √m
+        assert m >= 2 and F(r.values["|Diag(v)^2 W v|^2"]) <= m * F(r.values["bound^2"])
 
-    inst = find(lc.hurwitz_instances(2, 3, "all"),
-                lambda i: (lambda w: w * w.transpose() != w.transpose() * w)(ly.fmpq_matrix(i.W)),
-                settings=settings(database=None, max_examples=50))
-    assert inst.n == 2
+
+@settings(max_examples=10)
+@given(get("W.semigroup-bound.corrected").strategy(get("W.semigroup-bound.corrected").context()))
+def test_semigroup_bound_holds_with_the_numerical_abscissa(inst) -> None:
+    assert _holds("W.semigroup-bound.corrected", inst).holds is not False
+
+
+def test_exact_integral_matches_the_exact_solution_for_defective_and_complex_w() -> None:
+    law = th.LyapunovIntegral()
+    eye3 = [[F(int(i == j)) for j in range(3)] for i in range(3)]
+    q = [[F(2), F(1), F(0)], [F(1), F(2), F(0)], [F(0), F(0), F(1)]]
+    for quasi in ([[F(-1), F(2), F(3)], [F(-1, 2), F(-1), F(1)], [F(0), F(0), F(-2)]],
+                  [[F(-1), F(1), F(2)], [F(0), F(-1), F(1)], [F(0), F(0), F(-1)]]):
+        p = th.exact_integral(law, eye3, quasi, q)
+        assert p == ly.fractions(ly.exact(quasi, q).P)
+    with pytest.raises(th.Divergent):
+        th.exact_integral(law, eye3[:2], [[F(0), F(1)], [F(0), F(-1)]], eye3)
+
+
+# ---- low precision: one expected outcome per cell -----------------------------------------------
+
+LOW_PRECISION = {
+    ("W.lyapunov", "mpmath@12"): ("CORROBORATED", ("inconclusive",)),
+    ("W.lyapunov", "mpmath@24"): ("CORROBORATED", ("pass",)),
+    ("W.lyapunov", "numpy:float32"): ("CORROBORATED", ("pass",)),
+    ("W.lyapunov.any-q", "mpmath@12"): ("REFUTED", ("inconclusive",)),
+    ("W.lyapunov.any-q", "mpmath@24"): ("REFUTED", ("refute",)),
+    ("W.lyapunov.any-q", "numpy:float32"): ("REFUTED", ("fail",)),
+    ("W.lyapunov-bound", "mpmath@12"): ("REFUTED", ("refute", "inconclusive", "refute")),
+    ("W.lyapunov-bound", "mpmath@24"): ("REFUTED", ("refute", "pass", "refute")),
+    ("W.lyapunov-bound", "numpy:float32"): ("REFUTED", ("fail", "pass", "fail")),
+    ("W.lyapunov-bound.corrected", "mpmath@12"): ("CORROBORATED", ("inconclusive", "inconclusive")),
+    ("W.lyapunov-bound.corrected", "mpmath@24"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-bound.corrected", "numpy:float32"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-bound.weak", "mpmath@12"): ("CORROBORATED", ("inconclusive", "inconclusive")),
+    ("W.lyapunov-bound.weak", "mpmath@24"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-bound.weak", "numpy:float32"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-local.weak", "mpmath@12"): ("CORROBORATED", ("inconclusive", "pass")),
+    ("W.lyapunov-local.weak", "mpmath@24"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-local.weak", "numpy:float32"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-local.explicit", "mpmath@12"): ("REFUTED", ("inconclusive", "pass", "refute")),
+    ("W.lyapunov-local.explicit", "mpmath@24"): ("REFUTED", ("pass", "pass", "refute")),
+    ("W.lyapunov-local.explicit", "numpy:float32"): ("FAILED", ("pass", "pass", "fail")),
+    ("W.lyapunov-local.explicit.corrected", "mpmath@12"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-local.explicit.corrected", "mpmath@24"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-local.explicit.corrected", "numpy:float32"): ("CORROBORATED", ("pass", "pass")),
+    ("W.lyapunov-local.eq92", "mpmath@12"): ("REFUTED", ("pass", "refute", "pass")),
+    ("W.lyapunov-local.eq92", "mpmath@24"): ("REFUTED", ("pass", "refute", "pass")),
+    ("W.lyapunov-local.eq92", "numpy:float32"): ("FAILED", ("pass", "fail", "pass")),
+    ("W.lyapunov-local.eq92.corrected", "mpmath@12"): ("CORROBORATED", ("pass", "pass", "pass")),
+    ("W.lyapunov-local.eq92.corrected", "mpmath@24"): ("CORROBORATED", ("pass", "pass", "pass")),
+    ("W.lyapunov-local.eq92.corrected", "numpy:float32"): ("CORROBORATED", ("pass", "pass", "pass")),
+    ("W.semigroup-bound", "mpmath@12"): ("REFUTED", ("refute", "pass", "refute")),
+    ("W.semigroup-bound", "mpmath@24"): ("REFUTED", ("refute", "pass", "refute")),
+    ("W.semigroup-bound", "numpy:float32"): ("REFUTED", ("fail", "pass", "fail")),
+    ("W.semigroup-bound.corrected", "mpmath@12"): ("CORROBORATED", ("pass", "pass")),
+    ("W.semigroup-bound.corrected", "mpmath@24"): ("CORROBORATED", ("pass", "pass")),
+    ("W.semigroup-bound.corrected", "numpy:float32"): ("CORROBORATED", ("pass", "pass")),
+}
+
+
+@pytest.mark.parametrize(("claim_id", "backend"), list(LOW_PRECISION))
+def test_low_precision_never_passes_a_false_claim_nor_fails_a_true_one(claim_id, backend) -> None:
+    r = run(claim_id, backends=(backend,), examples=10)
+    verdict, outcomes = LOW_PRECISION[(claim_id, backend)]
+    assert str(r.verdict) == verdict
+    assert tuple(str(e.outcome) for e in r.evidence if e.backend == backend) == outcomes
+    if EXPECTED[claim_id] is Verdict.VERIFIED:
+        assert r.verdict not in (Verdict.FAILED, Verdict.REFUTED)
+    else:
+        assert not r.verdict.ok
+    # every float32 evidence ran in float32: its tolerance uses u = 2^-24
+    for e in r.evidence:
+        if e.backend == "numpy:float32" and e.tolerance_source and "u=" in e.tolerance_source:
+            assert "2^-24" in e.tolerance_source
+
+
+@pytest.mark.parametrize("claim_id", ["W.lyapunov-bound.uniform", "W.lyapunov-local"])
+def test_sequence_claims_are_skipped_without_the_symbolic_side(claim_id) -> None:
+    r = run(claim_id, backends=("numpy",), examples=10)
+    assert r.verdict is Verdict.SKIPPED
+
+
+def test_superdiagonal_corner_closed_form_is_the_central_binomial_sum() -> None:
+    assert th.superdiagonal_corner(10) == F(sum(math.comb(2 * k, k) for k in range(10)), 2)

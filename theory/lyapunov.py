@@ -1,25 +1,39 @@
-"""Symbolic side of the Lyapunov equation Wᵀ P + P W = −Q (paper W, App. A.9 eq. 80, Lemmas A.8–A.9).
+"""Paper W's Lyapunov statements, each written once (App. A.8–A.10 of the ICLR camera-ready; the
+equation numbers are the camera-ready's, ``W-iclr2024-camera-ready.md``).
 
-- :func:`closed_form_2x2`: the general 2×2 solution P = (δQ + adj(W)ᵀ Q adj(W)) / (−2τδ),
-  τ = tr W, δ = det W (Hurwitz ⇔ τ < 0 < δ).
-- :func:`closed_form_diagonal`: P_ij = Q_ij / −(w_i + w_j) for W = diag(w).
-- :func:`solution_proof`: P = ∫₀^∞ e^{Wᵀt} Q e^{Wt} dt solves the equation and is ≻ 0 (scope stated in
-  the Proof).
-- :func:`bound_counterexample`: Lemma A.8 fails for W = [[−1, a], [0, −1]].
-- :func:`normal_bound_proof`, :func:`diagonalizable_bound_proof`: the corrected and weakened Lemma A.8.
-- :func:`local_quartic_proof`, :func:`local_explicit_counterexample`,
-  :func:`local_explicit_corrected_proof`: the readings of Lemma A.9.
+Statements (one :class:`~recmem.theory.statement.Statement` per family):
 
-Integrals ∫₀^∞ of exponential polynomials are evaluated termwise by ∫₀^∞ t^k e^{−st} dt = k!/s^{k+1}
-(Re s > 0, checked from the symbols' assumptions), which SymPy's general ``integrate`` does too slowly.
+- :class:`LyapunovIntegral` — A.9 eqs. (48)–(49) and the proof of Lemma A.8, eq. (78):
+  P = ∫₀^∞ e^{Wᵀt} Q e^{Wt} dt solves Wᵀ P + P W = −Q and P ≻ 0 (W Hurwitz, Q ≻ 0).
+- :class:`NormBound` — Lemma A.8, eqs. (75)–(77): ‖P‖₂ ≤ 1/(2β₀); its corrections, and the
+  qualitative sup_m ‖P_m‖₂ < ∞ under Lemma A.9's (86)–(87).
+- :class:`LocalQuartic` — Lemma A.9, eqs. (86)–(89) and the proof's radius (102).
+- :class:`DiagCubeBound` — the proof of Lemma A.9, eqs. (92)–(98): |Diag(v)²Wv|₂ ≤ M₀|v|₂³.
+- :class:`SemigroupBound` — A.8, eqs. (31), (36)–(38): ‖e^{Wt}‖₂ ≤ e^{−β₀t}.
+
+Each class's fields are what a nearby false statement changes; its methods evaluate the formula
+and the hypotheses over any arithmetic (SymPy, ℚ, ℚ(i), mpmath, flint balls, numpy, torch), so the
+symbolic side, every numeric side and the exact search read them from here.
+
+Also here: the exact integral ∫₀^∞ of e^{Wᵀt}Qe^{Wt} over ℚ(i) from a triangular form of W
+(:func:`exact_integral`), and the symbolic decisions (``*_proof``), each three-valued: proved in a
+stated scope, disproved with an exact counterexample, or undecided with the reason.
 """
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, ClassVar
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.statement import Control, Statement
+
+Mul = Callable[[Any, Any], Any]
+Tr = Callable[[Any], Any]
 
 
 def _sp() -> Any:
@@ -28,24 +42,640 @@ def _sp() -> Any:
     return sympy
 
 
-# ---- closed forms ---------------------------------------------------------------------------
+def _frac(x: Fraction) -> str:
+    return str(x)
+
+
+# =============================================================================================
+# the statements
+# =============================================================================================
+
+@dataclass(frozen=True)
+class LyapunovIntegral(Statement):
+    """W App. A.9 eqs. (48)–(49), Lemma A.8 proof eq. (78): for W with max Re λ(W) <
+    ``abscissa_below`` (printed: 0, i.e. Hurwitz) and Q ≻ 0, P := ∫₀^∞ (integrand) dt solves
+    Wᵀ P + P W = ``rhs_sign``·Q and is ``definite`` (+1: P ≻ 0).
+
+    The integrand is e^{Wᵀt} X e^{Wt} (``transpose_left``) or e^{Wt} X e^{Wᵀt}, with X = Q
+    (``weight`` "Q") or X = I (``weight`` "I": the last member of eq. (49), read under its
+    sentence "For any positive definite matrix Q_m").
+    """
+
+    transpose_left: bool = True
+    rhs_sign: int = -1
+    definite: int = 1
+    weight: str = "Q"
+    abscissa_below: Fraction = Fraction(0)
+
+    @property
+    def text(self) -> str:
+        x = "Q" if self.weight == "Q" else "I"
+        integrand = f"e^(Wᵀt) {x} e^(Wt)" if self.transpose_left else f"e^(Wt) {x} e^(Wᵀt)"
+        hyp = ("W Hurwitz (max Re λ(W) < 0)" if self.abscissa_below == 0
+               else f"max Re λ(W) < {self.abscissa_below}")
+        rhs = "−Q" if self.rhs_sign < 0 else "Q"
+        sign = "P ≻ 0" if self.definite > 0 else "P ≺ 0"
+        return (f"For {hyp} and Q ≻ 0, P = ∫_0^∞ {integrand} dt (49) solves Wᵀ P + P W = {rhs} "
+                f"(48) and {sign}")
+
+    def controls(self) -> tuple[Control, ...]:
+        return (
+            Control("Wᵀ and W swapped in the integrand",
+                    replace(self, transpose_left=not self.transpose_left)),
+            Control("sign of Q flipped in the equation", replace(self, rhs_sign=-self.rhs_sign)),
+            Control("P ≻ 0 replaced by P ≺ 0", replace(self, definite=-self.definite)),
+            Control("hypothesis widened: max Re λ(W) < 1/4 instead of < 0",
+                    replace(self, abscissa_below=self.abscissa_below + Fraction(1, 4))),
+        )
+
+    # ---- hypotheses ----
+    def admits(self, alpha: Fraction, q_positive: bool) -> bool:
+        """Whether (W, Q) with spectral abscissa ``alpha`` (exact) satisfies the hypotheses."""
+        return alpha < self.abscissa_below and q_positive
+
+    # ---- formula, over any ring (``mul`` the matrix product, ``tr`` the transpose) ----
+    def weight_of(self, q: Any, eye: Any) -> Any:
+        """The matrix between the two exponentials."""
+        return q if self.weight == "Q" else eye
+
+    def congruence(self, e: Any, x: Any, mul: Mul, tr: Tr) -> Any:
+        """eᵀ x e (``transpose_left``) or e x eᵀ."""
+        return mul(mul(tr(e), x), e) if self.transpose_left else mul(mul(e, x), tr(e))
+
+    def integrand(self, e: Any, q: Any, eye: Any, mul: Mul, tr: Tr) -> Any:
+        """The integrand at a time t, from e = e^{Wt}."""
+        return self.congruence(e, self.weight_of(q, eye), mul, tr)
+
+    def residual(self, w: Any, p: Any, q: Any, mul: Mul, tr: Tr) -> Any:
+        """Wᵀ P + P W − rhs_sign·Q (zero iff P solves the statement's equation)."""
+        return mul(tr(w), p) + mul(p, w) - self.rhs_sign * q
+
+    def definiteness_violation(self, lmin: Any, lmax: Any) -> Any:
+        """How far P is from the claimed definiteness: −λ_min (P ≻ 0) or λ_max (P ≺ 0); the claim
+        holds iff this is < 0."""
+        return -lmin if self.definite > 0 else lmax
+
+
+@dataclass(frozen=True)
+class NormBound(Statement):
+    """W Lemma A.8, eqs. (75)–(77): for W with W ∈ ``family``, max Re λ_i(W) ≤ −``beta_factor``·β₀
+    (β₀ > 0) and Wᵀ P + P W = −I: ‖P‖₂ ≤ ``scale``·κ₂(V)^``kappa_power``/(2β₀) (W = V B V⁻¹, B
+    normal, when kappa_power > 0).
+
+    ``bound`` "finite" is the qualitative reading of (77), sup_m ‖P_m‖₂ < ∞, for every sequence
+    W_m ∈ ℝ^{m×m} satisfying (76) (and (87), max|W_m,ij| ≤ M₀, when ``entry_bound``).
+    """
+
+    family: str = "hurwitz"  # hurwitz | normal | diagonalizable
+    kappa_power: int = 0
+    scale: Fraction = Fraction(1)
+    beta_factor: Fraction = Fraction(1)
+    bound: str = "constant"  # constant | finite
+    entry_bound: bool = False
+
+    FAMILY_TEXT: ClassVar[dict[str, str]] = {
+        "hurwitz": "Hurwitz W", "normal": "normal Hurwitz W",
+        "diagonalizable": "diagonalizable Hurwitz W = V B V⁻¹ (B normal)"}
+
+    @property
+    def text(self) -> str:
+        hyp = "sup_i Re λ_i(W) ≤ −β₀" if self.beta_factor == 1 else \
+            f"sup_i Re λ_i(W) ≤ −{self.beta_factor}·β₀"
+        if self.bound == "finite":
+            entries = (", sup_m max_ij |W_m,ij| ≤ M₀ (87)" if self.entry_bound else "")
+            return (f"For every sequence of Hurwitz W_m ∈ ℝ^(m×m) with sup_m {hyp.replace('W)', 'W_m)')} "
+                    f"(76){entries}, the solutions of W_mᵀP_m + P_mW_m = −I_m (75) are uniformly "
+                    f"bounded: sup_m ‖P_m‖₂ < ∞")
+        c = self.scale / 2
+        num = "" if c.numerator == 1 else f"{c.numerator}·"
+        kap = "κ₂(V)²·" if self.kappa_power == 2 else ("κ₂(V)·" if self.kappa_power == 1 else "")
+        den = f"{c.denominator}β₀" if c.denominator != 1 else "β₀"
+        bound = f"{num}{kap}1/({den})".replace("·1/", "/")
+        if self.family == "hurwitz":  # as printed: a statement about sequences
+            return (f"Lemma A.8: for every sequence of Hurwitz W_m with "
+                    f"{hyp.replace('(W)', '(W_m)')}, β₀ > 0 (76), the solutions of "
+                    f"W_mᵀP_m + P_mW_m = −I_m (75) satisfy sup_m ‖P_m‖₂ ≤ {bound} (77)")
+        return (f"For {self.FAMILY_TEXT[self.family]} with {hyp}, β₀ > 0, the solution of "
+                f"Wᵀ P + P W = −I has ‖P‖₂ ≤ {bound}")
+
+    def controls(self) -> tuple[Control, ...]:
+        if self.bound == "finite":
+            return (Control("uniform boundedness replaced by the printed constant 1/(2β₀)",
+                            replace(self, bound="constant")),
+                    Control("hypothesis (87) dropped", replace(self, entry_bound=False))
+                    if self.entry_bound else
+                    Control("hypothesis widened: sup_i Re λ_i ≤ −β₀/2",
+                            replace(self, beta_factor=self.beta_factor / 2)))
+        out = [Control("bound halved", replace(self, scale=self.scale / 2)),
+               Control("bound multiplied by 15/16", replace(self, scale=self.scale * Fraction(15, 16))),
+               Control("hypothesis widened: sup_i Re λ_i(W) ≤ −β₀/2 instead of ≤ −β₀",
+                       replace(self, beta_factor=self.beta_factor / 2))]
+        if self.family == "normal":
+            out.append(Control("hypothesis widened: diagonalizable W instead of normal W",
+                               replace(self, family="diagonalizable")))
+        return tuple(out)
+
+    def largest_beta0(self, alpha: Fraction) -> Fraction:
+        """The largest β₀ the hypothesis sup_i Re λ_i ≤ −beta_factor·β₀ admits for a W with
+        spectral abscissa α < 0."""
+        return -alpha / self.beta_factor
+
+    def admits_beta0(self, alpha: Fraction, beta0: Fraction) -> bool:
+        """Whether β₀ > 0 satisfies the eigenvalue hypothesis for a W with spectral abscissa α."""
+        return 0 < beta0 <= self.largest_beta0(alpha)
+
+    def bound_value(self, beta0: Any, kappa: Any = 1) -> Any:
+        """scale·κ^kappa_power/(2β₀), over any field containing β₀ and κ."""
+        return self.scale.numerator * kappa ** self.kappa_power / (2 * self.scale.denominator * beta0)
+
+
+@dataclass(frozen=True)
+class LocalQuartic(Statement):
+    """W Lemma A.9, eqs. (86)–(89): with q(v) := vᵀ(WᵀDiag(v)²P + PDiag(v)²W)v, WᵀP + PW = −I,
+    max Re λ_i(W) ≤ −β₀ < 0 (86) and max|W_ij| ≤ M₀ (87): for L > 0, |q(v)| ≤ L|v|₂² whenever
+    |v|₂ ≤ Υ.
+
+    ``radius``: "exists" (some Υ > 0, the lemma's statement), or an explicit Υ² = scale·L/C(W):
+    "beta0/M0" (C = M₀/β₀, the proof's eq. (102) and eq. (52)'s Υ_L), "beta0/(n M0 kappa^2)"
+    (C = nM₀κ₂(V)²/β₀, W = VBV⁻¹ with B normal) or "1/(2|W||P|)" (C = 2‖W‖₂‖P‖₂).
+    ``uniform``: Υ is the same for every m of a sequence W_m ∈ ℝ^{m×m} (printed: "for any m").
+    By homogeneity (q is a quartic form) the explicit readings are equivalent to
+    K(W) := sup_d |q(d)|/|d|₂⁴ ≤ C(W)/scale.
+    """
+
+    radius: str = "exists"
+    scale: Fraction = Fraction(1)
+    uniform: bool = True
+    family: str = "hurwitz"  # hurwitz | diagonalizable
+    entry_bound: bool = True
+
+    RADII: ClassVar[dict[str, str]] = {
+        "beta0/M0": "√(β₀L/M₀)", "beta0/(n M0 kappa^2)": "√(β₀L/(n M₀ κ₂(V)²))",
+        "1/(2|W||P|)": "√(L/(2‖W‖₂‖P‖₂))"}
+
+    @property
+    def text(self) -> str:
+        seq = ("For every sequence of Hurwitz W_m ∈ ℝ^(m×m) with sup_m max_i Re λ_i(W_m) ≤ −β₀ < 0 "
+               "(86)" if self.uniform else
+               "For every m and every Hurwitz W = W_m ∈ ℝ^(m×m) with max_i Re λ_i(W) ≤ −β₀ < 0")
+        if self.family == "diagonalizable":
+            seq += ", W = V B V⁻¹ (B normal)"
+        m = "_m" if self.uniform else ""
+        if self.entry_bound:
+            seq += (", sup_m max_ij |W_m,ij| ≤ M₀ (87)" if self.uniform
+                    else ", max_ij |W_ij| ≤ M₀ (87)")
+        seq += f" and W{m}ᵀP{m} + P{m}W{m} = −I (88)"
+        q = "|vᵀ(Wᵀ Diag(v)² P + P Diag(v)² W) v| ≤ L |v|₂² whenever |v|₂ ≤ Υ (89)"
+        if self.radius == "exists":
+            where = "for any m" if self.uniform else "for this W"
+            return f"{seq}: for any L > 0 there is Υ > 0 such that, {where}, {q}"
+        r = self.RADII[self.radius]
+        if self.scale != 1:
+            r = f"√{self.scale}·{r}" if self.scale.denominator == 1 else f"√({self.scale})·{r}"
+        where = ", for any m" if self.uniform else ""
+        return f"{seq}: for any L > 0 and any 0 < Υ ≤ {r}{where}: {q}"
+
+    def controls(self) -> tuple[Control, ...]:
+        if self.radius == "exists":
+            out = [Control("the explicit radius √(β₀L/M₀) of the proof instead of some Υ",
+                           replace(self, radius="beta0/M0"))]
+            if self.entry_bound:
+                out.append(Control("hypothesis (87) dropped", replace(self, entry_bound=False)))
+            return tuple(out)
+        return (Control("Υ doubled", replace(self, scale=self.scale * 4)),
+                Control("Υ² multiplied by 17/16", replace(self, scale=self.scale * Fraction(17, 16))))
+
+    def limit(self, *, m0: Any, beta0: Any, n: int, kappa: Any, wnorm: Any, pnorm: Any) -> Any:
+        """C(W)/scale = L/Υ² for the explicit radius: the claim holds for W iff K(W) ≤ this (any
+        field; ``kappa`` = κ₂(V), ``wnorm`` = ‖W‖₂, ``pnorm`` = ‖P‖₂)."""
+        if self.radius == "beta0/M0":
+            c = m0 / beta0
+        elif self.radius == "beta0/(n M0 kappa^2)":
+            c = n * m0 * kappa * kappa / beta0
+        elif self.radius == "1/(2|W||P|)":
+            c = 2 * wnorm * pnorm
+        else:
+            raise ValueError("the existential reading has no explicit radius")
+        return c / self.scale if isinstance(c, Fraction) else \
+            c * self.scale.denominator / self.scale.numerator
+
+
+def quartic(pv: Sequence[Any], wv: Sequence[Any], v: Sequence[Any], zero: Any = 0) -> Any:
+    """q(v) = vᵀ(WᵀDiag(v)²P + PDiag(v)²W)v (W Lemma A.9 eq. (89)) from Pv, Wv and v, for a
+    symmetric P: q(v) = 2 Σ_i (Pv)_i v_i² (Wv)_i (the identity is checked symbolically in
+    :func:`local_proof`). The entries may be scalars of any arithmetic, or arrays (one direction
+    per row: pass the columns), so every side evaluates this one formula."""
+    return 2 * sum((pv[i] * v[i] * v[i] * wv[i] for i in range(len(v))), zero)
+
+
+def local_form(w: Any, p: Any, v: Any) -> Any:
+    """q(v) = vᵀ(Wᵀ Diag(v)² P + P Diag(v)² W) v (W Lemma A.9 eq. (89)), SymPy matrices."""
+    sp = _sp()
+    d2 = sp.diag(*[vi ** 2 for vi in v])
+    return sp.expand((v.T * (w.T * d2 * p + p * d2 * w) * v)[0])
+
+
+@dataclass(frozen=True)
+class DiagCubeBound(Statement):
+    """The proof of W Lemma A.9, eqs. (92)–(98): for every m, W ∈ ℝ^{m×m} with max|W_ij| ≤ M₀ (87)
+    and v ∈ ℝ^m, |Diag(v)² W v|₂ ≤ ``factor``·m^``dim_power``·M₀·|v|₂^``power``.
+
+    Printed: factor 1, dim_power 0, power 3 ((98)); (92) expands another vector,
+    (Σ_j v_j² W_ji v_i)_i, for which (93)–(98) are right.
+    """
+
+    dim_power: Fraction = Fraction(0)
+    factor: Fraction = Fraction(1)
+    power: int = 3
+
+    @property
+    def text(self) -> str:
+        c = "" if self.factor == 1 else f"{self.factor}·"
+        m = "" if self.dim_power == 0 else ("√m·" if self.dim_power == Fraction(1, 2)
+                                             else f"m^{self.dim_power}·")
+        return (f"For every m, every W ∈ ℝ^(m×m) with max_ij |W_ij| ≤ M₀ (87) and every v ∈ ℝ^m: "
+                f"|Diag(v)² W v|₂ ≤ {c}{m}M₀ |v|₂^{self.power} (eqs. 92–98)")
+
+    def controls(self) -> tuple[Control, ...]:
+        out = [Control("constant halved", replace(self, factor=self.factor / 2)),
+               Control("constant multiplied by 15/16", replace(self, factor=self.factor * Fraction(15, 16))),
+               Control("power of |v|₂ raised by one", replace(self, power=self.power + 1))]
+        if self.dim_power > 0:
+            out.append(Control("dimension factor dropped (the printed bound)",
+                               replace(self, dim_power=Fraction(0))))
+        return tuple(out)
+
+    def bound_squared(self, m: int, m0: Fraction, v2: Fraction) -> Fraction:
+        """The square of :meth:`bound` exactly, for rational M₀ and |v|₂² (SymPy, then ℚ)."""
+        import sympy as sp
+
+        b = self.bound(m, sp.Rational(m0.numerator, m0.denominator),
+                       sp.sqrt(sp.Rational(v2.numerator, v2.denominator)), sp.sqrt)
+        return Fraction(str(sp.Rational(sp.expand(b * b))))
+
+    def bound(self, m: int, m0: Any, vnorm: Any, sqrt: Callable[[int], Any]) -> Any:
+        """The bound over any field: ``vnorm`` = |v|₂, ``sqrt`` the arithmetic's square root of
+        an integer (dim_power ∈ ½ℤ)."""
+        dim = sqrt(m) ** int(2 * self.dim_power)
+        return self.factor.numerator * dim * m0 * vnorm ** self.power / self.factor.denominator
+
+
+def diag_product(w: Sequence[Sequence[Any]], v: Sequence[Any]) -> list[Any]:
+    """Diag(v)² W v, entrywise: v_i² Σ_j W_ij v_j (the vector of (92)'s left side)."""
+    n = len(v)
+    return [v[i] * v[i] * sum((w[i][j] * v[j] for j in range(n)), v[0] * 0) for i in range(n)]
+
+
+def printed_expansion(w: Sequence[Sequence[Any]], v: Sequence[Any]) -> list[Any]:
+    """The vector whose norm (92)'s right side prints: (Σ_j v_j² W_ji v_i)_i."""
+    n = len(v)
+    return [sum((v[j] * v[j] * w[j][i] for j in range(n)), v[0] * 0) * v[i] for i in range(n)]
+
+
+@dataclass(frozen=True)
+class SemigroupBound(Statement):
+    """W App. A.8, eqs. (31), (36)–(38): if the ``abscissa`` of W is < −β₀ (``strict``) or ≤ −β₀,
+    β₀ > 0, then ‖e^{Wt}‖₂ ≤ ``constant``·e^{−``rate``·β₀ t} for every t ≥ 0.
+
+    ``abscissa`` "spectral": max_i Re λ_i(W) (printed (31), strict); "numerical": the logarithmic
+    norm μ₂(W) = λ_max((W + Wᵀ)/2), for which the bound holds (Lumer–Phillips).
+    """
+
+    abscissa: str = "spectral"
+    strict: bool = True
+    rate: Fraction = Fraction(1)
+    constant: Fraction = Fraction(1)
+
+    @property
+    def text(self) -> str:
+        a = "max_i Re λ_i(W)" if self.abscissa == "spectral" else "λ_max((W + Wᵀ)/2)"
+        rel = "<" if self.strict else "≤"
+        c = "" if self.constant == 1 else f"{self.constant}·"
+        r = "" if self.rate == 1 else f"{self.rate}·"
+        tag = " (31)" if self.abscissa == "spectral" else ""
+        return (f"If {a} {rel} −β₀{tag} (β₀ > 0), then ‖e^(Wt)‖₂ ≤ {c}e^(−{r}β₀t) for every t ≥ 0 "
+                f"(37)–(38)")
+
+    def controls(self) -> tuple[Control, ...]:
+        out = [Control("decay rate doubled", replace(self, rate=self.rate * 2)),
+               Control("constant multiplied by 15/16",
+                       replace(self, constant=self.constant * Fraction(15, 16)))]
+        if self.abscissa == "numerical":
+            out.append(Control("hypothesis widened: spectral abscissa instead of λ_max((W+Wᵀ)/2)",
+                               replace(self, abscissa="spectral")))
+        return tuple(out)
+
+    def admits(self, abscissa_value: Any, beta0: Any) -> bool:
+        """Whether β₀ > 0 and the hypothesis holds; ``abscissa_value`` is the exact value of this
+        statement's abscissa (a Fraction or an exact SymPy number)."""
+        if not beta0 > 0:
+            return False
+        return bool(abscissa_value < -beta0) if self.strict else bool(abscissa_value <= -beta0)
+
+    def edge_beta0(self, abscissa_value: Any) -> Fraction | None:
+        """The largest β₀ of the grid {|a|·k/64 : 1 ≤ k ≤ 256} that :meth:`admits` for a W whose
+        abscissa is a < 0 (the edge of the hypothesis, where the bound is hardest); None when no
+        grid value is admitted."""
+        a = Fraction(str(abscissa_value)) if not isinstance(abscissa_value, Fraction) else \
+            abscissa_value
+        best = None
+        for k in range(1, 257):
+            b = -a * k / 64
+            if self.admits(abscissa_value, b):
+                best = b
+        return best
+
+    def bound(self, beta0: Any, t: Any, exp: Callable[[Any], Any]) -> Any:
+        """constant·e^{−rate·β₀·t} with ``exp`` the arithmetic's exponential."""
+        return self.constant.numerator * exp(-(self.rate.numerator * beta0 * t) / self.rate.denominator) \
+            / self.constant.denominator
+
+
+# =============================================================================================
+# exact integral over ℚ(i): e^{Wt} as an exponential polynomial, integrated termwise
+# =============================================================================================
+
+class Divergent(ValueError):
+    """The integral ∫₀^∞ diverges: an exponential-polynomial term with Re s ≥ 0 survives."""
+
+    def __init__(self, exponent: Any, power: int, coefficient: Any) -> None:
+        super().__init__(f"term c·t^{power}·e^({exponent}·t) with Re ≥ 0 and c = {coefficient} ≠ 0")
+        self.exponent, self.power, self.coefficient = exponent, power, coefficient
+
+
+def _qi(x: Any) -> Any:
+    """A ``QQ_I`` element from an int/Fraction/QQi/``QQ_I`` element."""
+    from sympy import QQ, QQ_I
+
+    if hasattr(x, "x") and hasattr(x, "y"):
+        return x
+    if hasattr(x, "re") and hasattr(x, "im"):
+        return QQ_I(QQ(x.re.numerator, x.re.denominator), QQ(x.im.numerator, x.im.denominator))
+    f = Fraction(x)
+    return QQ_I(QQ(f.numerator, f.denominator), QQ(0))
+
+
+def _re(z: Any) -> Fraction:
+    return Fraction(int(z.x.numerator), int(z.x.denominator))
+
+
+def _im(z: Any) -> Fraction:
+    return Fraction(int(z.y.numerator), int(z.y.denominator))
+
+
+# An exponential polynomial Σ c·t^k·e^{s t} is a dict {(s, k): c} with s, c in ℚ(i) (QQ_I).
+
+
+def _ep_const(c: Any) -> dict[Any, Any]:
+    z = _qi(c)
+    return {} if z == _qi(0) else {(_qi(0), 0): z}
+
+
+def _ep_add(a: dict[Any, Any], b: dict[Any, Any], scale: Any = None) -> dict[Any, Any]:
+    out = dict(a)
+    for key, c in b.items():
+        v = out.get(key, _qi(0)) + (c if scale is None else scale * c)
+        if v == _qi(0):
+            out.pop(key, None)
+        else:
+            out[key] = v
+    return out
+
+
+def _ep_mul(a: dict[Any, Any], b: dict[Any, Any]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    zero = _qi(0)
+    for (s1, k1), c1 in a.items():
+        for (s2, k2), c2 in b.items():
+            key = (s1 + s2, k1 + k2)
+            v = out.get(key, zero) + c1 * c2
+            if v == zero:
+                out.pop(key, None)
+            else:
+                out[key] = v
+    return out
+
+
+def _ep_matmul(a: list[list[dict[Any, Any]]], b: list[list[dict[Any, Any]]]) -> list[list[dict[Any, Any]]]:
+    n, m, r = len(a), len(b), len(b[0])
+    out = []
+    for i in range(n):
+        row = []
+        for j in range(r):
+            acc: dict[Any, Any] = {}
+            for k in range(m):
+                if a[i][k] and b[k][j]:
+                    acc = _ep_add(acc, _ep_mul(a[i][k], b[k][j]))
+            row.append(acc)
+        out.append(row)
+    return out
+
+
+def _ep_transpose(a: list[list[Any]]) -> list[list[Any]]:
+    return [list(col) for col in zip(*a, strict=True)]
+
+
+def _solve_first_order(lam: Any, g: dict[Any, Any], y0: Any) -> dict[Any, Any]:
+    """The solution of y' = λ y + g(t), y(0) = y0, for an exponential polynomial g (exact):
+    ∫₀^t e^{λ(t−s)} s^m e^{μs} ds = Σ_{k≤m} (−1)^{m−k} m!/(k! d^{m−k+1}) t^k e^{μt}
+    − (−1)^m m!/d^{m+1} e^{λt} with d = μ − λ ≠ 0, and t^{m+1}/(m+1) e^{λt} when μ = λ."""
+    out = _ep_const(0) | ({(lam, 0): _qi(y0)} if _qi(y0) != _qi(0) else {})
+    for (mu, m), c in g.items():
+        d = mu - lam
+        if d == _qi(0):
+            out = _ep_add(out, {(lam, m + 1): c / _qi(m + 1)})
+            continue
+        add: dict[Any, Any] = {}
+        for k in range(m + 1):
+            coef = _qi((-1) ** (m - k) * math.factorial(m)) / (_qi(math.factorial(k)) * d ** (m - k + 1))
+            add = _ep_add(add, {(mu, k): c * coef})
+        add = _ep_add(add, {(lam, 0): -c * _qi((-1) ** m * math.factorial(m)) / d ** (m + 1)})
+        out = _ep_add(out, add)
+    return out
+
+
+def expm_triangular(t_rows: Sequence[Sequence[Any]]) -> list[list[dict[Any, Any]]]:
+    """e^{Tt} for an upper-triangular T over ℚ(i), exactly, as exponential polynomials: the
+    columns solve F' = T F, F(0) = I by back substitution (the definition of e^{Tt})."""
+    n = len(t_rows)
+    t = [[_qi(x) for x in row] for row in t_rows]
+    f: list[list[dict[Any, Any]]] = [[{} for _ in range(n)] for _ in range(n)]
+    for j in range(n):
+        f[j][j] = {(t[j][j], 0): _qi(1)}
+        for i in range(j - 1, -1, -1):
+            g: dict[Any, Any] = {}
+            for k in range(i + 1, j + 1):
+                if t[i][k] != _qi(0) and f[k][j]:
+                    g = _ep_add(g, f[k][j], scale=t[i][k])
+            f[i][j] = _solve_first_order(t[i][i], g, 0)
+    return f
+
+
+def integrate_exppoly(f: dict[Any, Any]) -> Any:
+    """∫₀^∞ Σ c t^k e^{st} dt = Σ c·k!/(−s)^{k+1}; raises :class:`Divergent` when a term with
+    Re s ≥ 0 has c ≠ 0 (the terms are collected, so this is exact)."""
+    total = _qi(0)
+    for (s, k), c in f.items():
+        if _re(s) >= 0:
+            raise Divergent(s, k, c)
+        total += c * _qi(math.factorial(k)) / (-s) ** (k + 1)
+    return total
+
+
+def _inv(a: list[list[Any]]) -> list[list[Any]]:
+    """Gauss–Jordan inverse over ℚ(i)."""
+    n = len(a)
+    m = [[_qi(x) for x in row] + [_qi(int(i == j)) for j in range(n)] for i, row in enumerate(a)]
+    for c in range(n):
+        piv = next(r for r in range(c, n) if m[r][c] != _qi(0))
+        m[c], m[piv] = m[piv], m[c]
+        inv = _qi(1) / m[c][c]
+        m[c] = [x * inv for x in m[c]]
+        for r in range(n):
+            if r != c and m[r][c] != _qi(0):
+                f = m[r][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
+    return [row[n:] for row in m]
+
+
+def _mm(a: list[list[Any]], b: list[list[Any]]) -> list[list[Any]]:
+    return [[sum((a[i][k] * b[k][j] for k in range(len(b))), _qi(0)) for j in range(len(b[0]))]
+            for i in range(len(a))]
+
+
+def triangularize(similarity: Sequence[Sequence[Fraction]],
+                  quasi: Sequence[Sequence[Fraction]]) -> tuple[list[list[Any]], list[list[Any]]]:
+    """(S, T) over ℚ(i), T upper triangular, with W = similarity·quasi·similarity⁻¹ = S T S⁻¹.
+
+    ``quasi`` is quasi-upper-triangular with 2×2 diagonal blocks [[a, b], [c, a]] (bc < 0, so
+    eigenvalues a ± iω, ω² = −bc a rational square); each block is diagonalised by its
+    eigenvectors (b, ±iω).
+    """
+    n = len(quasi)
+    e = [[_qi(int(i == j)) for j in range(n)] for i in range(n)]
+    i = 0
+    while i < n:
+        if i + 1 < n and quasi[i + 1][i] != 0:
+            b, c = Fraction(quasi[i][i + 1]), Fraction(quasi[i + 1][i])
+            w2 = -b * c
+            omega = Fraction(math.isqrt(w2.numerator), math.isqrt(w2.denominator))
+            if omega * omega != w2 or quasi[i][i] != quasi[i + 1][i + 1]:
+                raise ValueError("2×2 block without Gaussian-rational eigenvalues")
+            from sympy import QQ, QQ_I
+
+            io = QQ_I(QQ(0), QQ(omega.numerator, omega.denominator))
+            e[i][i], e[i][i + 1] = _qi(b), _qi(b)
+            e[i + 1][i], e[i + 1][i + 1] = io, -io
+            i += 2
+        else:
+            i += 1
+    s = _mm([[_qi(x) for x in row] for row in similarity], e)
+    t = _mm(_mm(_inv(e), [[_qi(x) for x in row] for row in quasi]), e)
+    return s, t
+
+
+def exact_integral(law: LyapunovIntegral, similarity: Sequence[Sequence[Fraction]],
+                   quasi: Sequence[Sequence[Fraction]],
+                   q: Sequence[Sequence[Fraction]]) -> list[list[Fraction]]:
+    """∫₀^∞ of ``law``'s integrand exactly, for W = similarity·quasi·similarity⁻¹ (rational
+    quasi-triangular form with Gaussian-rational eigenvalues), from W's exact triangular form
+    W = S T S⁻¹ over ℚ(i).
+
+    An eigenvalue with Re λ ≥ 0 makes the integral diverge (the weight is ≻ 0). With distinct
+    eigenvalues: the closed form of the integral of the diagonalised exponentials
+    (:func:`_diagonal_closed_form`); otherwise e^{Wt} = S e^{Tt} S⁻¹ with
+    e^{Tt} from :func:`expm_triangular`, the integrand ``law.integrand(e^{Wt}, Q, I)`` formed over
+    exponential polynomials and integrated termwise. Raises :class:`Divergent` when the integral
+    diverges. Returns P as rows of Fractions (its imaginary part is checked to vanish).
+    """
+    n = len(quasi)
+    s, t = triangularize(similarity, quasi)
+    qq = [[_qi(x) for x in row] for row in q]
+    eye_q = [[_qi(int(i == j)) for j in range(n)] for i in range(n)]
+    lam = [t[i][i] for i in range(n)]
+    unstable = [z for z in lam if _re(z) >= 0]
+    if unstable:
+        # an eigenvalue λ with Re λ ≥ 0 and a weight X ≻ 0 (Q ≻ 0, or I): along an eigenvector v
+        # (of W, or of Wᵀ for the other orientation) the integrand is ≥ λ_min(X)e^{2 Re λ t}|v|²
+        raise Divergent(unstable[0] + unstable[0], 0, "λ_min(X)·|v|² > 0 along an eigenvector "
+                        f"of λ = {unstable[0]}")
+    if len(set(lam)) == n:
+        p = _diagonal_closed_form(law, s, t, qq, eye_q)
+    else:
+        p = _exppoly_integral(law, s, t, qq, eye_q)
+    if any(_im(x) != 0 for row in p for x in row):
+        raise ArithmeticError("the exact integral of a real integrand has an imaginary part")
+    return [[_re(x) for x in row] for row in p]
+
+
+def _diagonal_closed_form(law: LyapunovIntegral, s: list[list[Any]], t: list[list[Any]],
+                          q: list[list[Any]], eye: list[list[Any]]) -> list[list[Any]]:
+    """Distinct eigenvalues, all Re λ_i < 0: T = E Λ E⁻¹ (E unit upper triangular, by back
+    substitution), e^{Wt} = A e^{Λt} A⁻¹ with A = S E. The integrand ``law.integrand`` at
+    A·D·A⁻¹ is a quadratic form in the diagonal D = diag(d): Σ_{i≤j} d_i d_j C_ij, with the C_ij
+    read off by polarization (D = E_ii and E_ii + E_jj); replacing d_i d_j = e^{(λ_i+λ_j)t} by its
+    integral −1/(λ_i + λ_j) gives the integral exactly."""
+    n = len(t)
+    e = [[_qi(int(i == j)) for j in range(n)] for i in range(n)]
+    for k in range(n):
+        for j in range(k - 1, -1, -1):
+            acc = sum((t[j][m] * e[m][k] for m in range(j + 1, k + 1)), _qi(0))
+            e[j][k] = -acc / (t[j][j] - t[k][k])
+    a = _mm(s, e)
+    ai = _inv(a)
+
+    def at(diag: list[int]) -> list[list[Any]]:
+        d = [[_qi(diag[i]) if i == j else _qi(0) for j in range(n)] for i in range(n)]
+        return law.integrand(_mm(_mm(a, d), ai), q, eye, _mm, _mtr)
+
+    single = [at([int(k == i) for k in range(n)]) for i in range(n)]
+    total = [[_qi(0)] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i, n):
+            if i == j:
+                c = single[i]
+            else:
+                both = at([int(k in (i, j)) for k in range(n)])
+                c = [[both[r][k] - single[i][r][k] - single[j][r][k] for k in range(n)]
+                     for r in range(n)]
+            h = -_qi(1) / (t[i][i] + t[j][j])
+            total = [[total[r][k] + c[r][k] * h for k in range(n)] for r in range(n)]
+    return total
+
+
+def _mtr(a: list[list[Any]]) -> list[list[Any]]:
+    return [list(col) for col in zip(*a, strict=True)]
+
+
+def _exppoly_integral(law: LyapunovIntegral, s: list[list[Any]], t: list[list[Any]],
+                      q: list[list[Any]], eye: list[list[Any]]) -> list[list[Any]]:
+    """The general case (repeated eigenvalues, or a possibly divergent integral): e^{Tt} from
+    :func:`expm_triangular`, the integrand over exponential polynomials, integrated termwise."""
+    n = len(t)
+    si = _inv(s)
+    f = expm_triangular(t)
+    const = [[_ep_const(x) for x in row] for row in s]
+    consti = [[_ep_const(x) for x in row] for row in si]
+    e = _ep_matmul(_ep_matmul(const, f), consti)
+    qq = [[_ep_const(x) for x in row] for row in q]
+    eye_ep = [[_ep_const(int(i == j)) for j in range(n)] for i in range(n)]
+    integrand = law.integrand(e, qq, eye_ep, _ep_matmul, _ep_transpose)
+    return [[integrate_exppoly(integrand[i][j]) for j in range(n)] for i in range(n)]
+
+
+# =============================================================================================
+# symbolic decisions
+# =============================================================================================
 
 def closed_form_2x2(w: Any, q: Any) -> Any:
-    """The solution of Wᵀ P + P W = −Q (W eq. 80) for 2×2 W with τ = tr W ≠ 0 ≠ δ = det W:
+    """The solution of Wᵀ P + P W = −Q for 2×2 W with τ = tr W ≠ 0 ≠ δ = det W:
     P = (δ Q + adj(W)ᵀ Q adj(W)) / (−2τδ)."""
     tau, delta, adj = w.trace(), w.det(), w.adjugate()
     return (delta * q + adj.T * q * adj) / (-2 * tau * delta)
 
 
-def closed_form_diagonal(ws: list[Any], q: Any) -> Any:
-    """The solution of Wᵀ P + P W = −Q (W eq. 80) for W = diag(w): P_ij = Q_ij / −(w_i + w_j)."""
-    sp = _sp()
-    n = len(ws)
-    return sp.Matrix(n, n, lambda i, j: q[i, j] / (-(ws[i] + ws[j])))
-
-
 def lyapunov_residual(w: Any, p: Any, q: Any) -> Any:
-    """Wᵀ P + P W + Q, simplified entrywise (zero iff P solves eq. 80's equation)."""
+    """Wᵀ P + P W + Q, simplified entrywise (zero iff P solves Wᵀ P + P W = −Q)."""
     sp = _sp()
     return (w.T * p + p * w + q).applyfunc(lambda e: sp.cancel(sp.together(e)))
 
@@ -95,303 +725,561 @@ def _is_zero(e: Any) -> bool:
     return bool(e == 0 or sp.cancel(sp.together(e)) == 0 or sp.simplify(e) == 0)
 
 
-def _is_zero_matrix(m: Any) -> bool:
-    return all(_is_zero(e) for e in m)
-
-
-# ---- W.lyapunov -----------------------------------------------------------------------------
-
-def _symmetric_q() -> Any:
+def _decide_rational(e: Any, point: dict[Any, Any]) -> tuple[bool | None, dict[str, Any]]:
+    """Whether the rational function e is identically 0 (its numerator over a common denominator
+    expands to 0), else its exact value at ``point`` as the witness (cheaper than ``cancel``)."""
     sp = _sp()
-    q11, q12, q22 = sp.symbols("q11 q12 q22", real=True)
-    return sp.Matrix([[q11, q12], [q12, q22]])
+    num = sp.expand(sp.numer(sp.together(e)))
+    if num == 0:
+        return True, {}
+    value = sp.simplify(e.subs(point))
+    if value.is_zero is False:
+        return False, {"point": {str(k): str(v) for k, v in point.items()},
+                       "difference at the point": str(value)}
+    return None, {"numerator": str(num)}
 
 
-def _real_schur_forms_2x2() -> list[tuple[str, Any, Any]]:
-    """(name, W, e^{Wt}) for the real Schur forms of a 2×2 Hurwitz matrix, symbolic parameters."""
+def _real_schur_forms_2x2() -> list[tuple[str, Any, Any, dict[Any, Any]]]:
+    """(name, W, e^{Wt}, witness point) for the real Schur forms of a 2×2 Hurwitz matrix with
+    symbolic parameters; every real 2×2 Hurwitz W is orthogonally similar to one of them (or
+    diagonal), and W ↦ UᵀWU, Q ↦ UᵀQU carries the integral along (Q is symbolic)."""
     sp = _sp()
     t = sp.Symbol("t", nonnegative=True)
     a, c, om = sp.symbols("a c omega", positive=True)
     b, r = sp.symbols("b r", real=True, nonzero=True)
     ea, ec = sp.exp(-a * t), sp.exp(-c * t)
-    # distinct real eigenvalues: the corner is written b·(c − a) (any real corner when a ≠ c), which
-    # keeps e^{Wt} polynomial in the parameters
+    # distinct real eigenvalues: the corner is written b·(c − a) (any real corner when a ≠ c),
+    # which keeps e^{Wt} polynomial in the parameters
     return [
         ("upper triangular, distinct real eigenvalues −a ≠ −c",
          sp.Matrix([[-a, b * (c - a)], [0, -c]]),
-         sp.Matrix([[ea, b * (ea - ec)], [0, ec]])),
+         sp.Matrix([[ea, b * (ea - ec)], [0, ec]]), {a: 1, c: 2, b: 1}),
         ("upper triangular, repeated eigenvalue −a (defective for b ≠ 0)",
          sp.Matrix([[-a, b], [0, -a]]),
-         ea * sp.Matrix([[1, b * t], [0, 1]])),
+         ea * sp.Matrix([[1, b * t], [0, 1]]), {a: 1, b: 1}),
         ("standardised complex block [[−a, ωr], [−ω/r, −a]] (eigenvalues −a ± iω)",
          sp.Matrix([[-a, om * r], [-om / r, -a]]),
          ea * sp.Matrix([[sp.cos(om * t), r * sp.sin(om * t)],
-                         [-sp.sin(om * t) / r, sp.cos(om * t)]])),
+                         [-sp.sin(om * t) / r, sp.cos(om * t)]]), {a: 1, om: 1, r: 2}),
     ]
 
 
-def solution_proof() -> Proof:
-    """W.lyapunov (W App. A.9 eq. 80): P = ∫₀^∞ e^{Wᵀt} Q e^{Wt} dt solves Wᵀ P + P W = −Q and P ≻ 0.
+def integral_proof(law: LyapunovIntegral) -> Proof:
+    """Decide ``law`` (W App. A.9 eqs. (48)–(49), or a variant) symbolically.
 
-    Checked symbolically: (i) 2×2 W with symbolic entries: the closed form solves the equation, and
-    P = (δQ + adj(W)ᵀ Q adj(W))/(−2τδ) ≻ 0 whenever τ < 0 < δ (W Hurwitz) and Q ≻ 0, because
-    δQ ≻ 0, adjᵀQ adj ⪰ 0 and −2τδ > 0; for each real Schur form of a 2×2 Hurwitz W (symbolic
-    parameters) e^{Wt} solves ẋ = Wx from I and the integral equals the closed form; (ii) diagonal W
-    of any size: P_ij = Q_ij/−(w_i + w_j) = ∫₀^∞ e^{(w_i + w_j)t} Q_ij dt solves the equation entry by
-    entry, and P = Q ∘ C with the Cauchy matrix C_ij = 1/−(w_i + w_j) = ∫₀^∞ e^{w_i t}e^{w_j t} dt,
-    the Gram matrix of the functions e^{w_i t} in L²(0, ∞): C ⪰ 0 with positive diagonal, so
-    P = Q ∘ C ≻ 0 by Schur's product theorem (Q ≻ 0).
+    P is computed from its definition, the integral ∫₀^∞ of ``law.integrand`` (termwise Laplace
+    integration of the exponential polynomial e^{Wt}), never from the Lyapunov equation; then the
+    statement's equation (``law.residual``) and definiteness are decided.
+
+    1. 1×1 W = [w] at the hypothesis boundary: when the hypothesis admits some w ≥ 0, the integral
+       of e^{2wt}Q diverges (a disproof).
+    2. 1×1 W = [w], w < 0 symbolic, q > 0 symbolic.
+    3. 2×2: each real Schur form with symbolic parameters and symbolic symmetric Q (covers every
+       real 2×2 Hurwitz W by orthogonal similarity). P ≻ 0 for the printed statement: P equals
+       (δQ + adj(W)ᵀQ adj(W))/(−2τδ) (checked), and δ > 0, −2τδ > 0, Q ≻ 0 make it ≻ 0.
+    4. Diagonal W = diag(w_i), w_i < 0, any size: entrywise; P = Q∘C with the Cauchy matrix
+       C_ij = 1/−(w_i + w_j) = ∫ e^{w_i t}e^{w_j t}dt, a Gram matrix, so P ≻ 0 by Schur's product
+       theorem.
+    A nonzero residual or a definiteness violation is shown at an exact point (a disproof).
     """
     sp = _sp()
     t0 = time.perf_counter()
-    q = _symmetric_q()
-    w11, w12, w21, w22 = sp.symbols("w11 w12 w21 w22", real=True)
-    w = sp.Matrix([[w11, w12], [w21, w22]])
-    # P = N/(−2τδ) with N = δQ + adj(W)ᵀ Q adj(W): WᵀP + PW + Q = 0 ⇔ WᵀN + NW − 2τδQ = 0, a
-    # polynomial identity (expanding it is much cheaper than cancelling rational functions)
-    adj = w.adjugate()
-    num = w.det() * q + adj.T * q * adj
-    solves_2x2 = (w.T * num + num * w - 2 * w.trace() * w.det() * q).expand() == sp.zeros(2, 2)
-    # Positivity: x^T N x = δ·xᵀQx + (adj·x)ᵀ Q (adj·x) for every x (an identity).
-    x = sp.Matrix(sp.symbols("x1 x2", real=True))
-    split = sp.expand((x.T * num * x)[0] - w.det() * (x.T * q * x)[0]
-                      - ((adj * x).T * q * (adj * x))[0]) == 0
     t = sp.Symbol("t", nonnegative=True)
-    integral_ok = []
-    for name, ws, ews in _real_schur_forms_2x2():
-        ode = _is_zero_matrix(ews.diff(t) - ws * ews)
-        start = _is_zero_matrix(ews.subs(t, 0) - sp.eye(2))
-        integrand = ews.T * q * ews
-        integral = integrand.applyfunc(lambda e: laplace_at_zero(e, t))
-        equal = _is_zero_matrix(integral - closed_form_2x2(ws, q))
-        integral_ok.append((name, ode and start and equal))
-    # Diagonal W of any size: the identity is entrywise.
+    mul: Mul = lambda x, y: x * y  # noqa: E731
+    tr: Tr = lambda x: x.T  # noqa: E731
+    # 1. the hypothesis boundary
+    if law.abscissa_below > 0:
+        w0 = law.abscissa_below / 2
+        q0 = sp.Matrix([[1]])
+        e0 = sp.Matrix([[sp.exp(sp.Rational(w0.numerator, w0.denominator) * t)]])
+        integrand = law.integrand(e0, q0, sp.eye(1), mul, tr)[0]
+        at0 = integrand.subs(t, 0)
+        growing = sp.diff(integrand, t).subs(t, 0) >= 0 and sp.expand(
+            sp.diff(integrand, t) - 2 * sp.Rational(w0.numerator, w0.denominator) * integrand) == 0
+        if at0 > 0 and growing:  # f' = 2w·f with w ≥ 0 and f(0) > 0: f ≥ f(0), ∫₀^T f ≥ T·f(0)
+            return Proof(False, "1×1 W admitted by the hypothesis", "the integrand f satisfies "
+                         "f' = 2w·f, w ≥ 0, f(0) > 0, so ∫₀^T f dt ≥ T·f(0) → ∞",
+                         counterexample={"W": f"[[{w0}]]", "Q": "[[1]]",
+                                         "alpha(W)": str(w0), "integrand": str(integrand),
+                                         "integral over [0, T]": f"≥ {at0}·T → ∞ (diverges)"})
+    # 2. 1×1 with symbolic w < 0
+    w1 = sp.Symbol("w", negative=True)
+    q1 = sp.Symbol("q", positive=True)
+    e1 = sp.Matrix([[sp.exp(w1 * t)]])
+    p1 = sp.Matrix([[laplace_at_zero(law.integrand(e1, sp.Matrix([[q1]]), sp.eye(1), mul, tr)[0], t)]])
+    res1 = law.residual(sp.Matrix([[w1]]), p1, sp.Matrix([[q1]]), mul, tr)[0]
+    ok, witness = decide_zero(res1, [{w1: -1, q1: 2}])
+    if ok is False:
+        return Proof(False, "1×1 W", "termwise Laplace integral of the integrand; residual of the "
+                     "statement's equation", counterexample={"W": "[[w]]", "Q": "[[q]]",
+                                                              "P (integral)": str(p1[0]), **witness})
+    viol = law.definiteness_violation(p1[0], p1[0]).subs({w1: -1, q1: 1})
+    if viol >= 0:
+        return Proof(False, "1×1 W", "termwise Laplace integral", counterexample={
+            "W": "[[-1]]", "Q": "[[1]]", "P (integral)": str(p1[0].subs({w1: -1, q1: 1})),
+            "definiteness violated by": str(viol)})
+    # 3. 2×2 real Schur forms
+    q11, q12, q22 = sp.symbols("q11 q12 q22", real=True)
+    q = sp.Matrix([[q11, q12], [q12, q22]])
+    qpoint = {q11: 2, q12: sp.Rational(1, 2), q22: 1}
+    details: dict[str, Any] = {}
+    for name, ws, ews, point in _real_schur_forms_2x2():
+        integrand2 = law.integrand(ews, q, sp.eye(2), mul, tr)
+        p2 = integrand2.applyfunc(lambda e: laplace_at_zero(e, t))
+        res = law.residual(ws, p2, q, mul, tr)
+        for entry in res:
+            ok, witness = _decide_rational(entry, {**point, **qpoint})
+            if ok is False:
+                return Proof(False, f"2×2 real Schur form: {name}", "termwise Laplace integral of "
+                             "the integrand; residual of the statement's equation",
+                             counterexample={"W": str(ws.subs(point).tolist()),
+                                             "Q": str(q.subs(qpoint).tolist()),
+                                             "P (integral)": str(p2.subs({**point, **qpoint})
+                                                                 .applyfunc(sp.simplify).tolist()),
+                                             **witness})
+            if ok is None:
+                return Proof(None, f"2×2 form {name}", "SymPy could not reduce the residual",
+                             details=witness)
+        at = p2.subs({**point, **qpoint}).applyfunc(sp.simplify)
+        eig = list(at.eigenvals())
+        viol = law.definiteness_violation(min(eig, key=lambda e: sp.N(e)),
+                                          max(eig, key=lambda e: sp.N(e)))
+        if sp.simplify(viol).is_nonnegative:
+            return Proof(False, f"2×2 real Schur form: {name}", "termwise Laplace integral",
+                         counterexample={"W": str(ws.subs(point).tolist()),
+                                         "Q": str(q.subs(qpoint).tolist()), "P (integral)":
+                                         str(at.tolist()), "definiteness violated by": str(viol)})
+        details[f"the integral solves the equation ({name})"] = True
+    # The equation WᵀP + PW = −Q has exactly one solution when λ_i + λ_j ≠ 0 (W Hurwitz), so the
+    # integral is P = N/(−2τδ), N = δQ + adj(W)ᵀQ adj(W) (the closed form solves it: a polynomial
+    # identity); xᵀNx = δ·xᵀQx + (adj x)ᵀQ(adj x) > 0 for x ≠ 0 since δ > 0, Q ≻ 0, and
+    # −2τδ > 0: P ≻ 0. Both identities are checked with a general symbolic 2×2 W.
+    w11, w12, w21, w22 = sp.symbols("w11 w12 w21 w22", real=True)
+    wg = sp.Matrix([[w11, w12], [w21, w22]])
+    adj = wg.adjugate()
+    num = wg.det() * q + adj.T * q * adj
+    details["closed form solves (WᵀN + NW − 2τδQ = 0)"] = \
+        (wg.T * num + num * wg - 2 * wg.trace() * wg.det() * q).expand() == sp.zeros(2, 2)
+    x = sp.Matrix(sp.symbols("x1 x2", real=True))
+    details["xᵀNx = δ·xᵀQx + (adj x)ᵀQ(adj x)"] = sp.expand(
+        (x.T * num * x)[0] - wg.det() * (x.T * q * x)[0] - ((adj * x).T * q * (adj * x))[0]) == 0
+    if not all(details.values()):
+        return Proof(None, "2×2", "an identity of the positivity argument did not reduce",
+                     details=details)
+    # 4. diagonal W of any size (entrywise; the integrand's weight is Q here: weight I was
+    # refuted in step 2)
     wi, wj = sp.symbols("w_i w_j", negative=True)
     qij = sp.Symbol("q_ij", real=True)
-    pij = qij / (-(wi + wj))
-    diag_solves = sp.simplify(wi * pij + pij * wj + qij) == 0
-    diag_integral = sp.simplify(laplace_at_zero(sp.exp((wi + wj) * t) * qij, t) - pij) == 0
-    # C_ij = 1/−(w_i + w_j) = ∫₀^∞ e^{w_i t} e^{w_j t} dt (the case q_ij = 1 above): a Gram matrix.
-    gram_ok = _is_zero(laplace_at_zero(sp.exp(wi * t) * sp.exp(wj * t), t) - 1 / (-(wi + wj)))
-    holds = solves_2x2 and split and all(ok for _, ok in integral_ok) and diag_solves \
-        and diag_integral and gram_ok
-    return Proof(
-        holds=True if holds else None,
-        scope="(i) every real 2×2 Hurwitz W (symbolic entries; the integral via the three real "
-              "Schur forms, which orthogonal similarity W ↦ UᵀWU, P ↦ UᵀPU, Q ↦ UᵀQU carries to all "
-              "2×2 W) and symmetric Q ≻ 0; (ii) diagonal W = diag(w), w_i < 0, of any size n",
-        method="closed form P = (δQ + adj(W)ᵀQ adj(W))/(−2τδ) substituted into WᵀP + PW + Q "
-               "(cancels to 0); ≻ 0 from δQ ≻ 0, adjᵀQ adj ⪰ 0, −2τδ > 0; ∫₀^∞ by "
-               "∫ t^k e^{−st} = k!/s^{k+1}; diagonal case entrywise; P = Q ∘ (Gram matrix) ≻ 0 by "
-               "Schur's product theorem",
-        details={"2x2 closed form solves": solves_2x2, "2x2 positivity split": split,
-                 **{f"integral = closed form ({n})": ok for n, ok in integral_ok},
-                 "diagonal solves (any n)": diag_solves, "diagonal integral": diag_integral,
-                 "Cauchy matrix is a Gram matrix": gram_ok,
-                 "seconds": round(time.perf_counter() - t0, 3)})
+    pij = laplace_at_zero(sp.exp((wi + wj) * t) * qij, t)
+    resij = wi * pij + pij * wj - law.rhs_sign * qij
+    ok, witness = decide_zero(resij, [{wi: -1, wj: -2, qij: 1}])
+    if ok is False:
+        return Proof(False, "diagonal W", "entrywise integral", counterexample={
+            "W": "diag(w_i)", "P_ij (integral)": str(pij), **witness})
+    gram = _is_zero(laplace_at_zero(sp.exp(wi * t) * sp.exp(wj * t), t) - 1 / (-(wi + wj)))
+    details["Cauchy matrix is a Gram matrix"] = gram
+    return Proof(True, "(i) every real 2×2 W with max Re λ(W) < 0 and every symmetric Q ≻ 0 (the "
+                 "three real Schur forms with symbolic parameters; orthogonal similarity carries "
+                 "them to all 2×2 W); (ii) diagonal W of any size; (iii) 1×1 W",
+                 "P from the integral (termwise ∫₀^∞ t^k e^{−st} dt = k!/s^{k+1}), substituted into "
+                 "the statement's equation; ≻ 0 by δQ ≻ 0, adjᵀQ adj ⪰ 0, −2τδ > 0 (2×2) and "
+                 "Schur's product theorem (diagonal)",
+                 details={**details, "seconds": round(time.perf_counter() - t0, 3)})
 
 
-# ---- W.lyapunov-bound (Lemma A.8) -------------------------------------------------------------
+# ---- Lemma A.8 --------------------------------------------------------------------------------
 
-def bound_counterexample() -> Proof:
-    """Lemma A.8 of W ("if WᵀP + PW = −I and Re λ_i(W) ≤ −β₀ < 0 then ‖P‖₂ ≤ 1/(2β₀)") fails.
+def _p_of(w: Any) -> Any:
+    """The solution of WᵀP + PW = −I for a rational SymPy W (Lemma A.8's P is defined by its
+    equation), by the exact Kronecker solve over ℚ, as a SymPy matrix."""
+    sp = _sp()
+    from recmem.numerics.lyapunov import exact, fractions
 
-    For W_a = [[−1, a], [0, −1]] (β₀ = 1): P(a) = [[1/2, a/4], [a/4, 1/2 + a²/4]] and
-    det(P(a) − I/2) = −a²/16 < 0 for a ≠ 0, so P(a) − I/2 is indefinite and λ_max(P(a)) > 1/2;
-    moreover ‖P(a)‖₂ ≥ P(a)₂₂ = 1/2 + a²/4 is unbounded although the eigenvalues stay at −1.
+    rows = [[Fraction(str(x)) for x in w.row(i)] for i in range(w.rows)]
+    return sp.Matrix([[sp.Rational(x.numerator, x.denominator) for x in row]
+                      for row in fractions(exact(rows).P)])
+
+
+def _lmax_exact(p: Any) -> Any:
+    sp = _sp()
+    return max(p.eigenvals(), key=lambda e: sp.N(e))
+
+
+NORMAL_1X1 = ((-1,),)
+JORDAN_2X2 = ((-1, 1), (0, -1))
+NONNORMAL_DIAGONALIZABLE = ((-1, 2), (0, -2))
+
+
+def norm_bound_proof(law: NormBound) -> Proof:
+    """Decide ``law`` (W Lemma A.8 or a variant) symbolically.
+
+    Witnesses first (exact SymPy): W = [−1] (normal, κ₂(V) = 1, ‖P‖₂ = 1/2: tight); the Jordan
+    block [[−1, 1], [0, −1]] (‖P‖₂ = (5 + √5)/8) for the hurwitz family; [[−1, 2], [0, −2]]
+    (diagonalizable, not normal) for the diagonalizable family without κ₂(V). β₀ is the largest
+    value the hypothesis admits. Then the general arguments:
+    normal W of any size — real normal form U·diag(blocks)·Uᵀ, each block [−a] or
+    [[−a, b], [−b, −a]] gives P = I/(2a), so ‖P‖₂ = 1/(2 min a) (checked symbolically);
+    diagonalizable W = VBV⁻¹ — ‖P‖₂ ≤ ∫‖e^{Wt}‖₂² dt ≤ κ₂(V)²∫e^{−2β₀t}dt = κ₂(V)²/(2β₀) with
+    ‖e^{Bt}‖₂ = e^{α(B)t} for normal B (checked on the 2×2 block).
+    The qualitative reading ("finite") is decided by :func:`superdiagonal_disproof`.
     """
     sp = _sp()
     t0 = time.perf_counter()
-    a = sp.Symbol("a", real=True, nonzero=True)
-    w = sp.Matrix([[-1, a], [0, -1]])
-    p = closed_form_2x2(w, sp.eye(2))
-    expected = sp.Matrix([[sp.Rational(1, 2), a / 4], [a / 4, sp.Rational(1, 2) + a ** 2 / 4]])
-    closed_ok = (p - expected).applyfunc(sp.cancel) == sp.zeros(2, 2)
-    solves = lyapunov_residual(w, p, sp.eye(2)) == sp.zeros(2, 2)
-    gap = sp.factor((p - sp.eye(2) / 2).det())  # = −a²/16
-    indefinite = sp.expand(gap + a ** 2 / 16) == 0 and bool(gap.is_negative)
-    p1 = p.subs(a, 1)
-    v = sp.Matrix([0, 1])
-    rayleigh = (v.T * p1 * v)[0] / (v.T * v)[0]
-    lam_max = max(p1.eigenvals())
-    holds = False if (closed_ok and solves and indefinite and rayleigh > sp.Rational(1, 2)) else None
-    return Proof(
-        holds=holds,
-        scope="the family W_a = [[−1, a], [0, −1]], every real a ≠ 0 (β₀ = 1, Q = I)",
-        method="closed form P(a); det(P(a) − I/2) = −a²/16 < 0 ⇒ λ_max(P(a)) > 1/2 = 1/(2β₀); "
-               "‖P(a)‖₂ ≥ 1/2 + a²/4 → ∞",
-        counterexample={"W": "[[-1, 1], [0, -1]]", "beta0": "1", "P": str(p1.tolist()),
-                        "v": "[0, 1]", "v^T P v / v^T v": str(rayleigh),
-                        "lambda_max(P)": str(lam_max), "1/(2 beta0)": "1/2"},
-        details={"P(a)": str(expected.tolist()), "det(P(a) - I/2)": str(gap),
-                 "seconds": round(time.perf_counter() - t0, 3)})
+    if law.bound == "finite":
+        return superdiagonal_disproof("norm", law.entry_bound)
+    witnesses: list[tuple[str, tuple[tuple[int, ...], ...]]] = [("normal 1×1", NORMAL_1X1)]
+    if law.family == "hurwitz":
+        witnesses.append(("Jordan block", JORDAN_2X2))
+    if law.family == "diagonalizable" and law.kappa_power == 0:
+        witnesses.append(("diagonalizable, not normal", NONNORMAL_DIAGONALIZABLE))
+    for name, rows in witnesses:
+        w = sp.Matrix(rows)
+        p = _p_of(w)
+        alpha = max(sp.re(e) for e in w.eigenvals())
+        beta0 = sp.Rational(law.largest_beta0(Fraction(str(alpha))))
+        # the normal witness has V = I; the others are used only without κ₂(V)
+        bound = law.bound_value(beta0, sp.Integer(1))
+        lmax = _lmax_exact(p)
+        if sp.simplify(lmax - bound).is_positive:
+            return Proof(False, f"the {name} witness", "exact solution of WᵀP + PW = −I and its "
+                         "largest eigenvalue (SymPy)",
+                         counterexample={"W": str(w.tolist()), "beta0": str(beta0),
+                                         "P": str(p.tolist()), "lambda_max(P)": str(lmax),
+                                         "bound": str(bound)})
+    if law.scale < 1 or law.beta_factor < 1:
+        return Proof(None, "witnesses", "no witness violates the weakened bound and no general "
+                     "argument covers a smaller constant")
+    if law.family == "normal":
+        return _normal_bound_general(t0)
+    if law.family == "diagonalizable" and law.kappa_power >= 2:
+        return _diagonalizable_bound_general(t0)
+    return Proof(None, "witnesses", "no witness decides this variant")
 
 
-def normal_bound_proof() -> Proof:
-    """W.lyapunov-bound.corrected: for normal Hurwitz W, WᵀP + PW = −I gives ‖P‖₂ = 1/(2β*),
-    β* = −max Re λ(W); hence ‖P‖₂ ≤ 1/(2β₀) whenever Re λ_i(W) ≤ −β₀ < 0 (Lemma A.8 of W for
-    normal W, with equality at β₀ = β*).
-
-    Argument (all n): a real normal W is W = U B Uᵀ with U orthogonal and B block diagonal with
-    blocks [−a] and [[−a, b], [−b, −a]] (real normal form); L_W(U X Uᵀ) = U L_B(X) Uᵀ; for each block
-    the solution is I/(2a) (checked symbolically); block-diagonal B decouples (checked for
-    [−a₁] ⊕ [[−a₂, b], [−b, −a₂]]); so P = U diag(I/(2a_k)) Uᵀ and ‖P‖₂ = max_k 1/(2a_k) = 1/(2β*).
-    """
+def _normal_bound_general(t0: float) -> Proof:
     sp = _sp()
-    t0 = time.perf_counter()
     a, a1, a2 = sp.symbols("a a1 a2", positive=True)
     b = sp.Symbol("b", real=True)
-    one = sp.Matrix([[-a]])
     block = sp.Matrix([[-a, b], [-b, -a]])
-    ok_one = lyapunov_residual(one, sp.Matrix([[1 / (2 * a)]]), sp.eye(1)) == sp.zeros(1, 1)
-    ok_block = (closed_form_2x2(block, sp.eye(2)) - sp.eye(2) / (2 * a)).applyfunc(sp.cancel) \
-        == sp.zeros(2, 2)
+    ok_one = lyapunov_residual(sp.Matrix([[-a]]), sp.Matrix([[1 / (2 * a)]]), sp.eye(1)) == sp.zeros(1, 1)
+    ok_block = all(_is_zero(e) for e in closed_form_2x2(block, sp.eye(2)) - sp.eye(2) / (2 * a))
     big = sp.diag(sp.Matrix([[-a1]]), sp.Matrix([[-a2, b], [-b, -a2]]))
-    pbig = sp.diag(1 / (2 * a1), 1 / (2 * a2), 1 / (2 * a2))
-    ok_decouple = lyapunov_residual(big, pbig, sp.eye(3)) == sp.zeros(3, 3)
-    # Orthogonal covariance with a symbolic rotation U (c² + s² = 1).
+    ok_decouple = lyapunov_residual(big, sp.diag(1 / (2 * a1), 1 / (2 * a2), 1 / (2 * a2)),
+                                    sp.eye(3)) == sp.zeros(3, 3)
     c, sn = sp.symbols("c s", real=True)  # a rotation [[c, −s], [s, c]], c² + s² = 1
     u = sp.Matrix([[c, -sn], [sn, c]])
-    wu = u * block * u.T
-    pu = u * (sp.eye(2) / (2 * a)) * u.T
+    wu, pu = u * block * u.T, u * (sp.eye(2) / (2 * a)) * u.T
     ok_cov = all(sp.rem(sp.expand(sp.together(e) * 2 * a), sn ** 2 + c ** 2 - 1, sn) == 0
                  for e in wu.T * pu + pu * wu + sp.eye(2))
-    holds = ok_one and ok_block and ok_decouple and ok_cov
-    return Proof(
-        holds=True if holds else None,
-        scope="every real normal Hurwitz W of any size n (real normal form + orthogonal covariance)",
-        method="blocks [−a] and [[−a, b], [−b, −a]] give P = I/(2a); block-diagonal decoupling; "
-               "L_{UBUᵀ}(UXUᵀ) = U L_B(X) Uᵀ; hence P = U diag(I/(2a_k)) Uᵀ, ‖P‖₂ = 1/(2 min a_k)",
-        details={"1x1 block": ok_one, "2x2 normal block": ok_block, "decoupling (3x3)": ok_decouple,
-                 "orthogonal covariance (rotation)": ok_cov,
-                 "seconds": round(time.perf_counter() - t0, 3)})
+    steps = {"1×1 block": ok_one, "2×2 normal block": ok_block, "decoupling (3×3)": ok_decouple,
+             "orthogonal covariance (rotation)": ok_cov}
+    if not all(steps.values()):
+        return Proof(None, "normal W", "a step of the argument did not reduce", details=steps)
+    return Proof(True, "every real normal Hurwitz W of any size (real normal form + orthogonal "
+                 "covariance): ‖P‖₂ = 1/(2·min_k a_k) ≤ 1/(2β₀)",
+                 "blocks [−a] and [[−a, b], [−b, −a]] give P = I/(2a); block-diagonal decoupling; "
+                 "L_{UBUᵀ}(UXUᵀ) = U L_B(X) Uᵀ",
+                 details={**steps, "seconds": round(time.perf_counter() - t0, 3)})
 
 
-def diagonalizable_bound_proof() -> Proof:
-    """W.lyapunov-bound.weak: if W = V B V⁻¹ with B normal and Re λ_i(W) ≤ −β₀ < 0, then the solution
-    of WᵀP + PW = −I has ‖P‖₂ ≤ κ₂(V)²/(2β₀) (a corrected Lemma A.8 of W).
-
-    Argument (all n): P = ∫₀^∞ e^{Wᵀt} e^{Wt} dt (W.lyapunov), so ‖P‖₂ ≤ ∫₀^∞ ‖e^{Wt}‖₂² dt;
-    e^{Wt} = V e^{Bt} V⁻¹ and ‖e^{Bt}‖₂ = e^{α(B)t} ≤ e^{−β₀t} for normal B (each block's exponential
-    is e^{−at} times a rotation: checked symbolically), so ‖e^{Wt}‖₂ ≤ κ₂(V) e^{−β₀t} and
-    ∫₀^∞ κ₂(V)² e^{−2β₀t} dt = κ₂(V)²/(2β₀) (checked symbolically).
-    """
+def _diagonalizable_bound_general(t0: float) -> Proof:
     sp = _sp()
-    t0 = time.perf_counter()
     t = sp.Symbol("t", nonnegative=True)
     a, beta, kappa = sp.symbols("a beta0 kappa", positive=True)
     b = sp.Symbol("b", real=True)
     block = sp.Matrix([[-a, b], [-b, -a]])
     e = sp.exp(-a * t) * sp.Matrix([[sp.cos(b * t), sp.sin(b * t)], [-sp.sin(b * t), sp.cos(b * t)]])
-    ok_exp = _is_zero_matrix(e.diff(t) - block * e) and e.subs(t, 0) == sp.eye(2)
-    ok_norm = _is_zero_matrix((e.T * e - sp.exp(-2 * a * t) * sp.eye(2)).applyfunc(sp.trigsimp))
-    ok_int = _is_zero(laplace_at_zero(kappa ** 2 * sp.exp(-2 * beta * t), t) - kappa ** 2 / (2 * beta))
-    holds = ok_exp and ok_norm and ok_int
-    return Proof(
-        holds=True if holds else None,
-        scope="every real W = V B V⁻¹ with B normal (all diagonalizable W) of any size n",
-        method="‖P‖₂ ≤ ∫₀^∞ ‖e^{Wt}‖₂² dt ≤ κ₂(V)² ∫₀^∞ e^{−2β₀t} dt = κ₂(V)²/(2β₀)",
-        details={"normal block: e^{Bt} = e^{-at}·rotation": ok_exp,
-                 "e^{Bt}ᵀe^{Bt} = e^{-2at} I": ok_norm, "∫ κ² e^{-2β₀t} = κ²/(2β₀)": ok_int,
-                 "seconds": round(time.perf_counter() - t0, 3)})
+    steps = {
+        "normal block: e^{Bt} = e^{−at}·rotation": all(_is_zero(x) for x in e.diff(t) - block * e)
+        and e.subs(t, 0) == sp.eye(2),
+        "e^{Bt}ᵀe^{Bt} = e^{−2at} I": all(_is_zero(x) for x in (e.T * e - sp.exp(-2 * a * t) * sp.eye(2))
+                                          .applyfunc(sp.trigsimp)),
+        "∫ κ² e^{−2β₀t} = κ²/(2β₀)": _is_zero(laplace_at_zero(kappa ** 2 * sp.exp(-2 * beta * t), t)
+                                              - kappa ** 2 / (2 * beta)),
+    }
+    if not all(steps.values()):
+        return Proof(None, "diagonalizable W", "a step of the argument did not reduce", details=steps)
+    return Proof(True, "every real diagonalizable Hurwitz W = V B V⁻¹ (B normal) of any size",
+                 "‖P‖₂ ≤ ∫₀^∞ ‖e^{Wt}‖₂² dt ≤ κ₂(V)² ∫₀^∞ e^{−2β₀t} dt = κ₂(V)²/(2β₀), with "
+                 "P = ∫e^{Wᵀt}e^{Wt}dt (W.lyapunov) and ‖e^{Bt}‖₂ = e^{α(B)t} for normal B",
+                 details={**steps, "seconds": round(time.perf_counter() - t0, 3)})
 
 
-# ---- W.lyapunov-local (Lemma A.9) -------------------------------------------------------------
+# ---- the sequence W_m = −I_m + 2N_m (Lemma A.8/A.9 as statements about sequences) --------------
 
-def local_form(w: Any, p: Any, v: Any) -> Any:
-    """q(v) = vᵀ(Wᵀ Diag(v)² P + P Diag(v)² W) v, the left side of Lemma A.9 of W."""
-    sp = _sp()
-    d2 = sp.diag(*[vi ** 2 for vi in v])
-    return sp.expand((v.T * (w.T * d2 * p + p * d2 * w) * v)[0])
+def superdiagonal(m: int) -> list[list[int]]:
+    """W_m = −I_m + 2N_m (N_m the superdiagonal shift): every eigenvalue −1 (β₀ = 1), entries
+    bounded by M₀ = 2, yet ‖P_m‖₂ → ∞."""
+    return [[-1 if i == j else (2 if j == i + 1 else 0) for j in range(m)] for i in range(m)]
 
 
-def local_quartic_proof(n_max: int = 3) -> Proof:
-    """W.lyapunov-local, existential reading: for every L > 0, Υ = √(L/(2‖W‖₂‖P‖₂)) works.
+def superdiagonal_corner(m: int) -> Fraction:
+    """(P_m)_mm = ½ Σ_{k<m} C(2k, k) for W_m = −I_m + 2N_m (see :func:`superdiagonal_disproof`)."""
+    return Fraction(sum(math.comb(2 * k, k) for k in range(m)), 2)
 
-    q(v) = 2 (Pv)ᵀ Diag(v)² (Wv) (P symmetric) is a homogeneous quartic in v (checked symbolically
-    for n ≤ n_max with symbolic W and symmetric P; the degree count holds for all n), and
-    |q(v)| ≤ 2‖P‖₂‖Diag(v)²‖₂‖W‖₂|v|₂² = 2‖P‖₂‖W‖₂|v|_∞²|v|₂² ≤ 2‖P‖₂‖W‖₂|v|₂⁴ ≤ L|v|₂² for
-    |v|₂ ≤ Υ.
+
+def superdiagonal_disproof(kind: str, entry_bound: bool = True, m_check: int = 5) -> Proof:
+    """Disprove Lemma A.8's uniform boundedness (``kind`` "norm") or Lemma A.9's uniform Υ
+    (``kind`` "local") for sequences W_m ∈ ℝ^{m×m} satisfying (86) and (87).
+
+    For W_m = −I_m + 2N_m: e^{W_m t}e_m = e^{−t} Σ_{k<m} (2t)^k/k! e_{m−k} (N^k e_m = e_{m−k}), so
+    (P_m)_mm = ∫₀^∞ |e^{W_m t}e_m|² dt = Σ_{k<m} ∫ e^{−2t}(2t)^{2k}/k!² dt = ½ Σ_{k<m} C(2k, k)
+    ≥ m/2 (the integral of the k-th term is derived with symbolic k). Hence ‖P_m‖₂ ≥ (P_m)_mm → ∞;
+    and q_m(Υe_m) = 2Υ⁴(P_m)_mm·(W_m)_mm = −2Υ⁴(P_m)_mm, so |q_m(Υe_m)| > LΥ² once
+    (P_m)_mm > L/(2Υ²): no Υ > 0 serves every m. The closed form is checked against the exact
+    solution of (88) for m ≤ ``m_check``. Without (87) the same sequence is admitted as well.
     """
     sp = _sp()
     t0 = time.perf_counter()
+    t = sp.Symbol("t", positive=True)
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    term = sp.integrate(sp.exp(-2 * t) * (2 * t) ** (2 * k) / sp.factorial(k) ** 2, (t, 0, sp.oo))
+    per_term = sp.simplify(sp.combsimp(term - sp.binomial(2 * k, k) / 2)) == 0
+    checks = {}
+    for m in range(2, m_check + 1):
+        p = _p_of(sp.Matrix(superdiagonal(m)))
+        checks[m] = Fraction(str(p[m - 1, m - 1])) == superdiagonal_corner(m)
+    if not (per_term and all(checks.values())):
+        return Proof(None, "W_m = −I + 2N_m", "the closed form of (P_m)_mm did not reduce",
+                     details={"per term": str(term), **{f"m={m}": v for m, v in checks.items()}})
+    table = {f"(P_{m})_{m}{m}": str(superdiagonal_corner(m)) for m in range(2, 7)}
+    family = ("W_m = −I_m + 2N_m (N_m the superdiagonal shift): all eigenvalues −1 (β₀ = 1), "
+              "max|W_m,ij| = 2 (M₀ = 2)")
+    scope = "every m (closed form derived with symbolic k; exact solve of (88) for m ≤ " \
+            f"{m_check}); (87) {'holds' if entry_bound else 'is not assumed'}"
+    if kind == "norm":
+        return Proof(False, scope, "‖P_m‖₂ ≥ (P_m)_mm = ½Σ_{k<m} C(2k,k) ≥ m/2 → ∞",
+                     counterexample={"sequence": family, "(P_m)_mm": "½ Σ_(k<m) C(2k, k) ≥ m/2",
+                                     **table},
+                     details={"∫ e^(−2t)(2t)^(2k)/k!² dt": str(term),
+                              "seconds": round(time.perf_counter() - t0, 3)})
+    # Lemma A.9: for L = 1 and a few Υ, the first m that defeats Υ, with the exact value of q
+    rows = {}
+    for ups in (Fraction(1), Fraction(1, 2), Fraction(1, 4)):
+        m = 2
+        while superdiagonal_corner(m) <= 1 / (2 * ups * ups):
+            m += 1
+        q = -2 * ups ** 4 * superdiagonal_corner(m)
+        rows[f"Υ = {ups}"] = (f"m = {m}, v = Υe_{m}: q(v) = {q}, |q(v)| = {abs(q)} > "
+                              f"L|v|₂² = {ups * ups}")
+    return Proof(False, scope, "q_m(Υe_m) = −2Υ⁴(P_m)_mm and (P_m)_mm ≥ m/2: for every Υ > 0 some m "
+                 "violates (89)",
+                 counterexample={"sequence": family, "L": "1", "(P_m)_mm": "½ Σ_(k<m) C(2k, k)",
+                                 **rows},
+                 details={"∫ e^(−2t)(2t)^(2k)/k!² dt": str(term), **table,
+                          "seconds": round(time.perf_counter() - t0, 3)})
+
+
+# ---- Lemma A.9 ----------------------------------------------------------------------------------
+
+LOCAL_WITNESSES = (
+    # (name, W, direction d, normal: usable with V = I for the diagonalizable readings)
+    ("1×1 W = [−1]", ((-1,),), (1,), True),
+    ("normal W", ((-1, 1), (-1, -1)), (Fraction(25, 26), Fraction(-5, 26)), True),
+    ("Jordan block", ((-1, 1), (0, -1)), (0, 1), False),
+)
+
+
+def local_proof(law: LocalQuartic) -> Proof:
+    """Decide ``law`` (W Lemma A.9 or a variant) symbolically.
+
+    The uniform existential reading is decided by :func:`superdiagonal_disproof`. The explicit
+    readings: exact witnesses first (W = [−1], where q(v) = −v⁴ and every explicit radius is
+    tight; the normal [[−1, 1], [−1, −1]] and, for Hurwitz W, the Jordan block [[−1, 1], [0, −1]]),
+    each at the largest Υ the reading allows (``law.limit`` with L = 1, β₀ = −α(W),
+    M₀ = max|W_ij|, V = I for the normal witnesses).
+    General arguments: q(v) = 2(Pv)ᵀDiag(v)²(Wv) is a quartic form (checked for n ≤ 3), and
+    |q(v)| ≤ 2‖P‖₂‖W‖₂|v|_∞²|v|₂² ≤ 2‖P‖₂‖W‖₂|v|₂⁴ proves "1/(2|W||P|)"; with ‖W‖₂ ≤ nM₀ and
+    ‖P‖₂ ≤ κ₂(V)²/(2β₀) (W.lyapunov-bound.weak) it proves "beta0/(n M0 kappa^2)".
+    """
+    sp = _sp()
+    t0 = time.perf_counter()
+    if law.radius == "exists":
+        if law.uniform and law.family == "hurwitz":
+            return superdiagonal_disproof("local", law.entry_bound)
+        return _quartic_general(t0, "exists")
+    for name, rows, direction, normal in LOCAL_WITNESSES:
+        if law.family == "diagonalizable" and not normal:
+            continue
+        w = sp.Matrix(rows)
+        n = w.rows
+        p = _p_of(w)
+        m0 = max(abs(x) for x in w)
+        beta0 = -max(sp.re(e) for e in w.eigenvals())
+        v = sp.Matrix(direction)
+        qv = local_form(w, p, v)
+        d2 = (v.T * v)[0]
+        wn = sp.sqrt(_lmax_exact(w.T * w))
+        # V = I for the normal witnesses (κ₂(V) = 1)
+        limit = law.limit(m0=sp.Integer(m0), beta0=beta0, n=n, kappa=sp.Integer(1), wnorm=wn,
+                          pnorm=_lmax_exact(p))
+        # |q(v)| ≤ L|v|² for all |v| ≤ Υ ⇔ |q(d)|/|d|⁴ ≤ L/Υ² = limit; violated at v = Υ d/|d|
+        ratio = abs(qv) / d2 ** 2
+        if sp.simplify(ratio - limit).is_positive:
+            return Proof(False, f"the {name} witness", "exact q(v) = vᵀ(WᵀDiag(v)²P + PDiag(v)²W)v "
+                         "at v = Υ·d/|d|₂ (by homogeneity |q(v)|/|v|₂² = |q(d)|Υ²/|d|₂⁴)",
+                         counterexample={"W": str(w.tolist()), "P": str(p.tolist()), "L": "1",
+                                         "M0": str(m0), "beta0": str(beta0),
+                                         "Upsilon^2": str(sp.simplify(1 / limit)),
+                                         "d": str(list(v)), "q(d)": str(qv),
+                                         "|q(d)|/|d|^4": str(ratio), "L/Upsilon^2": str(limit)})
+    if law.scale > 1:
+        return Proof(None, "witnesses", "no witness violates the enlarged radius")
+    if law.radius in ("1/(2|W||P|)", "beta0/(n M0 kappa^2)") and \
+            (law.radius == "1/(2|W||P|)" or law.family == "diagonalizable"):
+        return _quartic_general(t0, law.radius)
+    return Proof(None, "witnesses", "no witness decides this reading")
+
+
+def _quartic_general(t0: float, radius: str, n_max: int = 3) -> Proof:
+    sp = _sp()
     s = sp.Symbol("s", positive=True)
-    ok = []
+    ok = {}
     for n in range(2, n_max + 1):
         w = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"w{i}{j}", real=True))
         p = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"p{min(i, j)}{max(i, j)}", real=True))
         v = sp.Matrix(sp.symbols(f"v0:{n}", real=True))
         qv = local_form(w, p, v)
-        homogeneous = sp.expand(local_form(w, p, s * v) - s ** 4 * qv) == 0
-        d2 = sp.diag(*[vi ** 2 for vi in v])
-        factored = sp.expand(qv - 2 * ((p * v).T * d2 * (w * v))[0]) == 0
-        ok.append(homogeneous and factored)
-    holds = all(ok)
-    return Proof(
-        holds=True if holds else None,
-        scope="every W, every symmetric P and every n (the quartic identity is checked for "
-              f"n ≤ {n_max}; the norm chain is general)",
-        method="q(v) = 2(Pv)ᵀDiag(v)²(Wv), homogeneous of degree 4; |q(v)| ≤ 2‖P‖₂‖W‖₂|v|₂⁴, so "
-               "Υ = √(L/(2‖W‖₂‖P‖₂)) witnesses the existence",
-        details={f"n={n}": k for n, k in zip(range(2, n_max + 1), ok, strict=True)}
-        | {"seconds": round(time.perf_counter() - t0, 3)})
+        ok[f"n={n}: homogeneous of degree 4"] = sp.expand(local_form(w, p, s * v) - s ** 4 * qv) == 0
+        ok[f"n={n}: q = quartic(Pv, Wv, v)"] = sp.expand(
+            qv - quartic(list(p * v), list(w * v), list(v))) == 0
+    if radius == "beta0/(n M0 kappa^2)":
+        beta, lam_l, m0, kappa, n = sp.symbols("beta0 L M0 kappa n", positive=True)
+        ok["Υ² = L/(2·(nM₀)·κ²/(2β₀))"] = _is_zero(
+            beta * lam_l / (n * m0 * kappa ** 2) - lam_l / (2 * (n * m0) * (kappa ** 2 / (2 * beta))))
+    if not all(ok.values()):
+        return Proof(None, "quartic form", "an identity did not reduce", details=ok)
+    scope = {"exists": "every fixed m and W (Υ = √(L/(2‖W‖₂‖P‖₂)) works)",
+             "1/(2|W||P|)": "every m and every W",
+             "beta0/(n M0 kappa^2)": "every m and every diagonalizable W = VBV⁻¹ (B normal)"}[radius]
+    return Proof(True, scope + f"; the quartic identities checked for n ≤ {n_max}, the norm chain "
+                 "is general",
+                 "q(v) = 2(Pv)ᵀDiag(v)²(Wv), |q(v)| ≤ 2‖P‖₂‖W‖₂|v|_∞²|v|₂² ≤ 2‖P‖₂‖W‖₂|v|₂⁴"
+                 + ("; ‖W‖₂ ≤ nM₀, ‖P‖₂ ≤ κ₂(V)²/(2β₀)" if radius == "beta0/(n M0 kappa^2)" else ""),
+                 details={**ok, "seconds": round(time.perf_counter() - t0, 3)})
 
 
-def local_explicit_counterexample() -> Proof:
-    """W.lyapunov-local, explicit reading ("any 0 < Υ ≤ √(β₀L/M₀)") fails, even for normal W.
+# ---- eqs. (92)–(98) ---------------------------------------------------------------------------
 
-    By homogeneity the reading is equivalent to β₀·|q(u)| ≤ M₀ for unit u. (i) Non-normal:
-    W = [[−1, 1], [0, −1]] (M₀ = β₀ = 1), L = 1, Υ = 1, v = (0, 1): q(v) = −3/2. (ii) Normal:
-    W = [[−1, 1], [−1, −1]] (P = I/2, Lemma A.8 holds with equality), L = 1, Υ = 1,
-    v = (25/26, −5/26), |v|₂² = 25/26 ≤ 1: |q(v)| > L|v|₂² — here ‖W‖₂ = √2 > M₀ = max|W_ij|.
+CUBE_WITNESSES = (("1×1 W = [M₀], v = 1", ((1,),), (1,)),
+                  ("1×1 W = [M₀], v = 1/2", ((1,),), (Fraction(1, 2),)),
+                  ("normal Hurwitz W, M₀ = 1", ((-1, 1), (-1, -1)), (1, Fraction(-1, 2))))
+
+
+def cube_proof(law: DiagCubeBound) -> Proof:
+    """Decide ``law`` ((92)–(98) of W's proof of Lemma A.9, or a variant) symbolically.
+
+    Witnesses (exact over ℚ, squares compared): W = [M₀] with v = 1 and v = 1/2 (tight for the
+    bound M₀|v|₂³), and the normal Hurwitz W = [[−1, 1], [−1, −1]] (M₀ = 1) with v = (1, −1/2):
+    |Diag(v)²Wv|₂² = 145/64 > |v|₂⁶ = 125/64. General argument for √m·M₀|v|₂³:
+    |Diag(v)²Wv|₂² = Σ_i v_i⁴(Wv)_i² ≤ M₀²|v|₁² Σ_i v_i⁴ ≤ M₀²·m|v|₂²·|v|₂⁴ (Cauchy–Schwarz and
+    Σv_i⁴ ≤ (Σv_i²)²); the entrywise form is checked symbolically for m ≤ 3.
     """
     sp = _sp()
     t0 = time.perf_counter()
-    cases = []
-    for name, w, v in (("non-normal", sp.Matrix([[-1, 1], [0, -1]]), sp.Matrix([0, 1])),
-                       ("normal", sp.Matrix([[-1, 1], [-1, -1]]),
-                        sp.Matrix([sp.Rational(25, 26), sp.Rational(-5, 26)]))):
-        p = closed_form_2x2(w, sp.eye(2))
-        m0 = max(abs(x) for x in w)
-        beta0 = -max(sp.re(lam) for lam in w.eigenvals())
-        lam_l = sp.Integer(1)
-        ups2 = beta0 * lam_l / m0
-        norm2 = (v.T * v)[0]
-        qv = local_form(w, p, v)
-        violated = norm2 <= ups2 and abs(qv) > lam_l * norm2
-        cases.append((name, violated, {"W": str(w.tolist()), "P": str(p.tolist()), "M0": str(m0),
-                                       "beta0": str(beta0), "L": "1", "Upsilon^2": str(ups2),
-                                       "v": str(list(v)), "|v|^2": str(norm2), "q(v)": str(qv),
-                                       "L|v|^2": str(lam_l * norm2)}))
-    holds = False if all(c[1] for c in cases) else None
-    return Proof(
-        holds=holds,
-        scope="two exact 2×2 instances (one non-normal, one normal)",
-        method="exact evaluation over ℚ of q(v) = vᵀ(WᵀDiag(v)²P + PDiag(v)²W)v at |v|₂ ≤ Υ",
-        counterexample=cases[0][2],
-        details={f"{c[0]} instance": c[2] for c in cases}
-        | {"seconds": round(time.perf_counter() - t0, 3)})
+    for m in range(1, 4):  # the vector the statement bounds is Diag(v)²Wv, entry by entry
+        w = sp.Matrix(m, m, lambda i, j: sp.Symbol(f"w{i}{j}", real=True))
+        v = sp.Matrix(sp.symbols(f"v0:{m}", real=True))
+        mine = sp.Matrix(diag_product(w.tolist(), list(v)))
+        diff = (mine - sp.diag(*[x ** 2 for x in v]) * w * v).expand()
+        if diff != sp.zeros(m, 1):
+            point = {x: k + 1 for k, x in enumerate([*w, *v])}
+            return Proof(False, f"m = {m}", "diag_product differs from Diag(v)²Wv",
+                         counterexample={"difference": str(diff.T.tolist()),
+                                         "at": str({str(k): v_ for k, v_ in point.items()}),
+                                         "value": str(diff.subs(point).T.tolist())})
+    for name, rows, vec in CUBE_WITNESSES:
+        w = [[Fraction(x) for x in row] for row in rows]
+        v = [Fraction(x) for x in vec]
+        m = len(v)
+        m0 = max(abs(x) for row in w for x in row)
+        c = diag_product(w, v)
+        lhs2 = sum((x * x for x in c), Fraction(0))
+        v2 = sum((x * x for x in v), Fraction(0))
+        rhs2 = law.bound_squared(m, m0, v2)
+        if lhs2 > rhs2:
+            printed = printed_expansion(w, v)
+            return Proof(False, f"the witness {name}", "exact evaluation over ℚ (squares compared)",
+                         counterexample={"W": str([[str(x) for x in r] for r in w]),
+                                         "v": str([str(x) for x in v]), "M0": str(m0),
+                                         "Diag(v)^2 W v": str([str(x) for x in c]),
+                                         "|Diag(v)^2 W v|^2": str(lhs2),
+                                         "bound^2": str(rhs2),
+                                         "(92)'s printed expansion (Σ_j v_j² W_ji v_i)_i":
+                                             str([str(x) for x in printed]),
+                                         "its squared norm": str(sum((x * x for x in printed),
+                                                                     Fraction(0)))})
+    if law.factor >= 1 and law.dim_power >= Fraction(1, 2) and law.power == 3:
+        ok = {}
+        for m in range(1, 4):
+            w = sp.Matrix(m, m, lambda i, j: sp.Symbol(f"w{i}{j}", real=True))
+            v = sp.Matrix(sp.symbols(f"v0:{m}", real=True))
+            c = sp.diag(*[x ** 2 for x in v]) * w * v
+            ok[f"m={m}: |Diag(v)²Wv|² = Σ v_i⁴ (Wv)_i²"] = sp.expand(
+                (c.T * c)[0] - sum(v[i] ** 4 * (w * v)[i] ** 2 for i in range(m))) == 0
+        if all(ok.values()):
+            return Proof(True, "every m, W and v", "Σ_i v_i⁴(Wv)_i² ≤ M₀²|v|₁²Σ_i v_i⁴ ≤ "
+                         "M₀²·m|v|₂²·|v|₂⁴ (|(Wv)_i| ≤ M₀|v|₁, Cauchy–Schwarz, Σv_i⁴ ≤ |v|₂⁴)",
+                         details={**ok, "seconds": round(time.perf_counter() - t0, 3)})
+        return Proof(None, "general", "an identity did not reduce", details=ok)
+    return Proof(None, "witnesses", "no witness violates this variant and no argument covers it")
 
 
-def local_explicit_corrected_proof() -> Proof:
-    """W.lyapunov-local.explicit.corrected: with W = V B V⁻¹ (B normal), |W_ij| ≤ M₀ and
-    Re λ_i(W) ≤ −β₀ < 0, every 0 < Υ ≤ √(β₀L/(n M₀ κ₂(V)²)) works.
+# ---- eqs. (36)–(38) -----------------------------------------------------------------------------
 
-    ‖W‖₂ ≤ ‖W‖_F ≤ n M₀ and ‖P‖₂ ≤ κ₂(V)²/(2β₀) (W.lyapunov-bound.weak), so
-    √(β₀L/(n M₀ κ₂(V)²)) ≤ √(L/(2‖W‖₂‖P‖₂)), the radius of the existential reading's proof.
+SEMIGROUP_WITNESSES = (
+    # (name, W, t); β₀ = 1 for the non-normal example (the audit's), else the hypothesis's edge
+    ("W = [−1] at t = 0", ((-1,),), Fraction(0)),
+    ("W = [−1] at t = 1", ((-1,),), Fraction(1)),
+    ("non-normal W (audit's example)", ((-2, 10), (0, -2)), Fraction(1, 10)),
+)
+
+
+def semigroup_proof(law: SemigroupBound) -> Proof:
+    """Decide ``law`` (W App. A.8 eq. (38) or a variant) symbolically.
+
+    Witnesses, exactly (SymPy): W = [−1] at t = 0 and t = 1, and the non-normal
+    W = [[−2, 10], [0, −2]] (max Re λ = −2 < −β₀ = −1) at t = 1/10, where
+    e^{Wt} = e^{−1/5}[[1, 1], [0, 1]] and ‖e^{Wt}‖₂ = e^{−1/5}(1 + √5)/2 ≈ 1.325 > e^{−1/10}.
+    The 1×1 witnesses are used at the edge of the statement's hypothesis (the largest β₀ it
+    admits, :meth:`SemigroupBound.edge_beta0`), the non-normal one with β₀ = 1.
+    General argument for the numerical abscissa μ = λ_max((W+Wᵀ)/2) ≤ −β₀: y = e^{Wt}x has
+    d|y|²/dt = yᵀ(W + Wᵀ)y ≤ 2μ|y|² (the identity is checked with symbolic W, x for n ≤ 3), so
+    |y(t)|² ≤ e^{2μt}|x|² (Grönwall) and ‖e^{Wt}‖₂ ≤ e^{μt} ≤ e^{−β₀t}.
     """
     sp = _sp()
     t0 = time.perf_counter()
-    beta, lam_l, m0, kappa, n = sp.symbols("beta0 L M0 kappa n", positive=True)
-    # with ‖W‖₂ ≤ n M₀ and ‖P‖₂ ≤ κ²/(2β₀): 2‖W‖‖P‖ ≤ n M₀ κ²/β₀, so the radii compare as stated
-    ratio = sp.simplify((beta * lam_l / (n * m0 * kappa ** 2)) / (lam_l / (2 * (n * m0)
-                                                                         * (kappa ** 2 / (2 * beta)))))
-    inner = local_quartic_proof(2)
-    holds = ratio == 1 and inner.holds is True
-    return Proof(
-        holds=True if holds else None,
-        scope="every n and every W = V B V⁻¹ with B normal (all diagonalizable W)",
-        method="Υ² = β₀L/(nM₀κ₂(V)²) equals L/(2·(nM₀)·κ₂(V)²/(2β₀)) ≤ L/(2‖W‖₂‖P‖₂) by "
-               "‖W‖₂ ≤ nM₀ and W.lyapunov-bound.weak; then the existential reading's bound applies",
-        details={"radius identity": str(ratio), "quartic bound": inner.method,
-                 "seconds": round(time.perf_counter() - t0, 3)})
+    tt = sp.Symbol("t", nonnegative=True)
+    for name, rows, tval in SEMIGROUP_WITNESSES:
+        w = sp.Matrix(rows)
+        a_val = (max(sp.re(e) for e in w.eigenvals()) if law.abscissa == "spectral"
+                 else _lmax_exact((w + w.T) / 2))
+        beta0 = Fraction(1) if len(rows) == 2 else law.edge_beta0(Fraction(str(a_val)))
+        if beta0 is None or not law.admits(a_val, sp.Rational(beta0)):
+            continue
+        e = (w * sp.Rational(tval)).exp()
+        norm = sp.sqrt(_lmax_exact(sp.simplify(e.T * e)))
+        bound = law.bound(sp.Rational(beta0), sp.Rational(tval), sp.exp)
+        gap = sp.simplify(norm - bound)
+        if gap.is_positive:
+            return Proof(False, f"the witness {name}", "exact e^{Wt} (SymPy) and its spectral norm",
+                         counterexample={"W": str(w.tolist()), "beta0": str(beta0), "t": str(tval),
+                                         "e^{Wt}": str(sp.simplify(e).tolist()),
+                                         "‖e^{Wt}‖₂": str(sp.simplify(norm)),
+                                         "bound": str(bound),
+                                         "‖e^{Wt}‖₂ − bound ≈": str(sp.N(gap, 6))})
+    if law.abscissa == "numerical" and law.constant >= 1 and law.rate <= 1:
+        ok = {}
+        for n in (1, 2, 3):
+            w = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"w{i}{j}", real=True))
+            y = sp.Matrix([sp.Function(f"y{i}")(tt) for i in range(n)])
+            lhs = sp.diff((y.T * y)[0], tt).subs({sp.Derivative(y[i], tt): (w * y)[i]
+                                                   for i in range(n)})
+            ok[f"n={n}: d|y|²/dt = yᵀ(W + Wᵀ)y"] = sp.expand(lhs - (y.T * (w + w.T) * y)[0]) == 0
+        if all(ok.values()):
+            return Proof(True, "every real W of any size with λ_max((W+Wᵀ)/2) ≤ −β₀ and every t ≥ 0",
+                         "d|y|²/dt = yᵀ(W+Wᵀ)y ≤ 2μ|y|², Grönwall: ‖e^{Wt}‖₂ ≤ e^{μt} ≤ "
+                         "constant·e^{−rate·β₀t} (constant ≥ 1, rate ≤ 1)",
+                         details={**ok, "seconds": round(time.perf_counter() - t0, 3)})
+        return Proof(None, "general", "the derivative identity did not reduce", details=ok)
+    return Proof(None, "witnesses", "no witness violates this variant and no argument covers it")

@@ -1,4 +1,5 @@
-"""What the Lyapunov claims of paper W share (App. A.9 eq. 80, Lemmas A.8–A.9).
+"""What the Lyapunov claims of paper W share (ICLR camera-ready numbering: App. A.9 eqs. (48)–(49),
+Lemmas A.8–A.9 in App. A.10).
 
 - seeded exact draws of Hurwitz matrices with an exactly known spectral abscissa
   (:func:`hurwitz`, :func:`spd`), in four families: non-normal (similar to a quasi-triangular
@@ -238,13 +239,21 @@ def cached(ctx: Context, key: str, make: Callable[[], Any]) -> Any:
 @dataclass(frozen=True)
 class HurwitzInstance:
     """An exact instance drawn by Hypothesis: W = U T Uᵀ (U rational orthogonal, T quasi-triangular
-    with exact α), or W = V B V⁻¹ (B normal), and β₀ = f·(−α) with 0 < f ≤ 1."""
+    with exact α), or W = V B V⁻¹ (B normal), and β₀ = f·(−α) with 0 < f ≤ 1.
+
+    ``quasi`` (T) and ``similarity`` (U or V) give W = similarity·T·similarity⁻¹ exactly (what
+    :func:`recmem.theory.lyapunov.exact_integral` needs). With a shift (strategies that reach
+    outside the Hurwitz matrices) α may be ≥ 0; β₀ is then 0.
+    """
 
     W: tuple[tuple[Fraction, ...], ...]
     alpha: Fraction
     beta0: Fraction
     V: tuple[tuple[Fraction, ...], ...] | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    quasi: tuple[tuple[Fraction, ...], ...] | None = field(default=None, compare=False, repr=False)
+    similarity: tuple[tuple[Fraction, ...], ...] | None = field(default=None, compare=False,
+                                                                 repr=False)
 
     @property
     def n(self) -> int:
@@ -262,7 +271,8 @@ def _fmt(m: Any) -> str:
 
 
 def hurwitz_instances(n_min: int = 1, n_max: int = 4, family: str = "all",
-                      extras: Callable[[Any, int], Any] | None = None) -> Any:
+                      extras: Callable[[Any, int], Any] | None = None,
+                      shift_up_to: Fraction | None = None) -> Any:
     """Hypothesis strategy over exact Hurwitz W of sizes n_min…n_max with their exact α(W).
 
     family ``all``: W = U T Uᵀ with T real quasi-upper-triangular (1×1 blocks −a, 2×2 blocks
@@ -271,7 +281,10 @@ def hurwitz_instances(n_min: int = 1, n_max: int = 4, family: str = "all",
     dense in SO(n), so this covers all Hurwitz W up to closure, non-normal and defective ones included.
     ``normal``: T block diagonal with r = 1. ``diagonalizable``: W = V B V⁻¹ with B normal and
     V = (unit lower)(unit upper). ``extras(draw, n)`` draws further parts of the instance.
-    Pools shrink towards 0, 1, −1, 1/2, … (checks/strategies.py).
+    ``shift_up_to``: with probability ½ the whole spectrum is shifted right by s ∈ [0, shift_up_to]
+    (W + sI), so the strategy also reaches the boundary of the Hurwitz matrices and beyond (to
+    show that a hypothesis on α(W) is needed). Pools shrink towards 0, 1, −1, 1/2, …
+    (checks/strategies.py).
     """
     from hypothesis import strategies as st
 
@@ -343,10 +356,20 @@ def hurwitz_instances(n_min: int = 1, n_max: int = 4, family: str = "all",
             v = lo * up
             w = v * t * v.inv()
         f = draw(frac)
+        shift = Fraction(0)
+        if shift_up_to is not None and draw(st.booleans()):
+            shift = draw(fractions_in(Fraction(0), shift_up_to))
+        if shift:
+            t = t + identity(n) * _fq(shift)
+            w = w + identity(n) * _fq(shift)
+            alpha += shift
         ex = extras(draw, n) if extras is not None else {}
-        return HurwitzInstance(tuple(map(tuple, fractions(w))), alpha, -alpha * f,
+        sim = u if family in ("all", "normal") else v
+        return HurwitzInstance(tuple(map(tuple, fractions(w))), alpha,
+                               -alpha * f if alpha < 0 else Fraction(0),
                                None if v is None else tuple(map(tuple, fractions(fmpq_matrix(v)))),
-                               ex)
+                               ex, tuple(map(tuple, fractions(t))),
+                               tuple(map(tuple, fractions(sim))))
 
     return build()
 
@@ -357,8 +380,9 @@ def directions(draw: Any, n: int) -> dict[str, Any]:
 
     from recmem.checks.strategies import fractions_in
 
-    d = draw(st.lists(fractions_in(Fraction(-2), Fraction(2)), min_size=n, max_size=n)
-             .filter(lambda x: any(x)))
+    d = draw(st.lists(fractions_in(Fraction(-2), Fraction(2)), min_size=n, max_size=n))
+    if not any(d):  # no filter: the simplest draw stays valid, so the search tries it first
+        d[-1] = Fraction(1)
     return {"d": tuple(d)}
 
 
@@ -434,9 +458,11 @@ def local_q(w: Any, p: Any, d: tuple[Fraction, ...]) -> Fraction:
     n = len(d)
     wf = [[Fraction(int(w[i, j].p), int(w[i, j].q)) for j in range(n)] for i in range(n)]
     pf = [[Fraction(int(p[i, j].p), int(p[i, j].q)) for j in range(n)] for i in range(n)]
+    from recmem.theory.lyapunov import quartic
+
     wd = [sum((wf[i][j] * d[j] for j in range(n)), Fraction(0)) for i in range(n)]
     pd = [sum((pf[i][j] * d[j] for j in range(n)), Fraction(0)) for i in range(n)]
-    return 2 * sum((pd[i] * d[i] * d[i] * wd[i] for i in range(n)), Fraction(0))
+    return Fraction(quartic(pd, wd, d, Fraction(0)))
 
 
 def candidate_directions(w: Any, p: Any, d: tuple[Fraction, ...], *, lattice: bool = False,
@@ -472,10 +498,11 @@ def float_ratios(w: Any, p: Any, dirs: Any) -> Any:
     import numpy as np
 
     from recmem.numerics.lyapunov import to_float64
+    from recmem.theory.lyapunov import quartic
 
     u = np.array([[float(x) for x in row] for row in dirs], dtype=np.float64)
     wf, pf = to_float64(w), to_float64(p)
-    q = 2 * ((u @ pf.T) * u ** 2 * (u @ wf.T)).sum(axis=1)
+    q = quartic((u @ pf.T).T, (u @ wf.T).T, u.T)  # rows: one direction each
     return np.abs(q) / (u ** 2).sum(axis=1) ** 2
 
 

@@ -1,11 +1,21 @@
-"""W.lyapunov-bound: Lemma A.8 of paper W (‖P‖₂ ≤ 1/(2β₀) for WᵀP + PW = −I, Re λ_i(W) ≤ −β₀ < 0),
-refuted for non-normal W, with its corrected (normal W) and weakened (κ₂(V)², diagonalizable W)
-statements."""
+"""W.lyapunov-bound: Lemma A.8 of paper W (ICLR camera-ready App. A.10, eqs. (75)–(77): ‖P‖₂ ≤ 1/(2β₀)
+for WᵀP + PW = −I and sup_i Re λ_i(W) ≤ −β₀), refuted for non-normal W, with its corrected
+(normal W) and weakened (κ₂(V)², diagonalizable W) statements, and the reading
+W.lyapunov-bound.uniform: the lemma's qualitative conclusion, sup_m ‖P_m‖₂ < ∞, for sequences
+W_m ∈ ℝ^{m×m} under Lemma A.9's (86)–(87) (what the proof of Theorem 3.9 uses in A.9), refuted by
+W_m = −I_m + 2N_m.
+
+P is defined by its equation here, so every arithmetic solves (75) (exact Kronecker over ℚ in the
+search, Kronecker LU in mpmath, certified balls in flint, Bartels–Stewart in numpy, sign-function
+Newton in torch, each in its own precision) and compares its λ_max with the bound, where β₀ is
+the largest value the statement's hypothesis admits for the drawn W.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -16,25 +26,33 @@ from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
+from recmem.theory.lyapunov import NormBound
 
-QUOTE = ("Lemma A.8. Given a sequence of Lyapunov equation with Hurwitz matrices | (77) | Assume the "
-         "eigenvalues of are uniformly bounded away from : | (78) | Show that the norm of are "
-         "uniformly bounded | (79) |")
-QUOTE_PROOF = ("Assume ’s eigenvalue-eigenvector couples are . Without loss of generality, we assume are "
-               "all unit eigenvectors. | (81) | For simplicity, we first assume the eigenvalues are "
-               "distinct. Therefore, any unit vector can be decomposed into linear combination of "
-               "eigenvectors | (82) |")
-WHERE = "App. A.10, Lemma A.8 (eq. 77–87)"
-NOTES = ("Where the proof goes wrong (eq. 81–87; the formulas are lost in the text file, the words "
-         "remain): it takes unit eigenvectors v_i ('Without loss of generality, we assume are all unit "
-         "eigenvectors'), writes a unit x = Σ c_i v_i and bounds xᵀPx = ∫|e^{Wt}x|²dt termwise by "
-         "Σ|c_i|²/(2β₀) = 1/(2β₀): that treats the v_i as orthonormal (no cross terms, Σ|c_i|² = |x|²), "
-         "true for normal W only; for non-normal W the cross terms do not vanish and "
-         "Σ|c_i|² = |V⁻¹x|² can be as large as ‖V⁻¹‖₂². The repeated-eigenvalue step ('it's feasible "
-         "to construct the eigenvectors to be orthogonal') fails likewise. "
-         "The qualitative conclusion (79), ‖P_m‖ uniformly bounded, also fails without a bound on W: "
-         "W_m = [[−1, m], [0, −1]] has ‖P_m‖₂ ≥ 1/2 + m²/4; with |W_ij| ≤ M₀ (as in Lemma A.9) it holds "
-         "by compactness.")
+QUOTE = (r"Lemma A.8. Given a sequence of Lyapunov equation with Hurwitz matrices "
+         r"$\{W_m\}_{m=1}^{\infty}$ $$W _ {m} ^ {\top} P _ {m} + P _ {m} W _ {m} = - I _ {m}. "
+         r"\tag {75}$$ Assume the eigenvalues of $W_{m}$ are uniformly bounded away from 0: "
+         r"$$\sup _ {i \in [ m ]} R e (\lambda_ {i} (W _ {m})) \leq - \beta_ {0}. \tag {76}$$ Show "
+         r"that the $L_{2}$ norm of $P_{m}$ are uniformly bounded $$\sup _ {m} \| P _ {m} \| _ {2} "
+         r"\leq \frac {1}{2 \beta_ {0}}. \tag {77}$$")
+QUOTE_PROOF = (r"Assume $W_{m}$ 's eigenvalue-eigenvector couples are $(\lambda_i, v_i), i \in [m]$ . "
+               r"Without loss of generality, we assume $v_i$ are all unit eigenvectors. … any unit "
+               r"vector $u$ can be decomposed into linear combination of eigenvectors $$u = \sum_ {i "
+               r"= 1} ^ {m} c _ {i} v _ {i}, \quad \sum_ {i = 1} ^ {m} c _ {i} ^ {2} = 1. \tag {80}$$ "
+               r"We have $$u ^ {\top} P _ {m} u = \int_ {0} ^ {\infty} \| e ^ {W _ {m} t} u \| _ {2} "
+               r"^ {2} d t \tag {81}$$ $$= \int_ {0} ^ {\infty} \sum_ {i = 1} ^ {m} c _ {i} ^ {2} e ^ "
+               r"{2 \lambda_ {i} t} \| v _ {i} \| _ {2} ^ {2} d t \tag {82}$$")
+QUOTE_A9 = (r"By Lemma A.8, we know $P_{m}$ has a uniformly bounded $L_{2}$ norm $$\sup _ {m} \| P _ "
+            r"{m} \| _ {2} \leq \frac {1}{2 \beta_ {0}}. \tag {50}$$ … Assume the max norms for "
+            r"matrices $\{W_{m}\}_{m=1}^{\infty}$ are uniformly bounded: $$\sup _ {m} \sup _ {1 \leq "
+            r"i, j \leq m} | W _ {m, i j} | \leq M _ {0}. \tag {87}$$")
+WHERE = "App. A.10, Lemma A.8, eqs. (75)–(77); proof eqs. (78)–(85)"
+NOTES = ("Where the proof goes wrong (eqs. (79)–(85)): it takes unit eigenvectors v_i, writes a unit "
+         "u = Σ c_i v_i with Σ c_i² = 1 (80) and expands ‖e^{W_m t}u‖² as Σ c_i² e^{2λ_i t}‖v_i‖² "
+         "(82): that treats the v_i as orthonormal (no cross terms, Σ|c_i|² = |u|²), true for normal "
+         "W only; it also writes e^{2λ_i t} and c_i² for possibly complex λ_i, c_i (needs Re and "
+         "|c_i|²). The repeated-eigenvalue step ('it's feasible to construct the eigenvectors to be "
+         "orthogonal') fails likewise. A bound on the entries (87) does not rescue uniform "
+         "boundedness when the size m grows: see W.lyapunov-bound.uniform (W_m = −I_m + 2N_m).")
 
 
 # ---- λ_max(P) in one arithmetic ---------------------------------------------------------------
@@ -43,16 +61,17 @@ def lmax_in(backend: AbstractBackend, w: Any, cond: Any) -> tuple[lc.Value, mpma
                                                                    Callable[[int], lc.Value]]:
     """(λ_max(P) for WᵀP + PW = −I in ``backend``, its tolerance, the tolerance's source, a
     recomputation at another precision). Weyl: |λ_max(P̂) − λ_max(P)| ≤ ‖P̂ − P‖_F ≲ c·n·κ(L)·u·‖P‖_F
-    (n → n² for LU on the Kronecker system in mpmath)."""
+    (n → n² for LU on the Kronecker system in mpmath), u of the arithmetic that ran."""
     kind = backend.spec.kind
     n = int(w.nrows())
     p = lc.solve_in(backend, w)
-    val = lc.lmax(p, kind, backend.precision_bits)
+    pp = p.cpu().numpy() if kind == "torch" else p
+    val = lc.lmax(pp, "numpy" if kind == "torch" else kind, backend.precision_bits)
     n_eff = n * n if kind == "mpmath" else n
-    tol_abs = lc.C_TOL * n_eff * cond.value * backend.unit_roundoff * _fro_mid(p, kind) \
+    tol_abs = lc.C_TOL * n_eff * cond.value * backend.unit_roundoff * _fro_mid(pp) \
         if not backend.encloses else mpmath.mpf(0)
-    src = (f"c·n·κ(L)·u·‖P‖_F (Weyl), c={lc.C_TOL}, n={n_eff}, κ(L)={cond}" if not backend.encloses
-           else "ball arithmetic")
+    src = (f"c·n·κ(L)·u·‖P‖_F (Weyl), c={lc.C_TOL}, n={n_eff}, κ(L)={cond}, "
+           f"u=2^-{backend.precision_bits}" if not backend.encloses else "ball arithmetic")
 
     def again(bits: int) -> lc.Value:
         return lc.lmax(lc.solve_in(lc.backend_at(backend, bits), w), kind, bits)
@@ -60,18 +79,16 @@ def lmax_in(backend: AbstractBackend, w: Any, cond: Any) -> tuple[lc.Value, mpma
     return val, mpmath.mpf(tol_abs), src, again
 
 
-def _fro_mid(p: Any, kind: str) -> mpmath.mpf:
+def _fro_mid(p: Any) -> mpmath.mpf:
     from recmem.numerics.lyapunov import to_mp
 
-    if kind == "torch":
-        p = p.cpu().numpy()
     return mpmath.mpf(lc.MP64.mnorm(to_mp(p, lc.MP64), "f"))
 
 
-def _cond(ctx: Context, d: Any) -> Any:
+def _cond(ctx: Context, w: Any, key: str) -> Any:
     from recmem.numerics.lyapunov import condition_certified
 
-    return lc.cached(ctx, f"cond/{d}", lambda: condition_certified(d.W))
+    return lc.cached(ctx, f"cond/{key}", lambda: condition_certified(w))
 
 
 def _example(a: Fraction) -> Any:
@@ -80,207 +97,245 @@ def _example(a: Fraction) -> Any:
     return fmpq_matrix([[Fraction(-1), a], [Fraction(0), Fraction(-1)]])
 
 
-# ---- W.lyapunov-bound (as printed) -------------------------------------------------------------
-
-def symbolic_printed(ctx: Context) -> list[Evidence]:
-    from recmem.theory.lyapunov import bound_counterexample
-
-    proof, sec = lc.proof_time(bound_counterexample)
-    return [from_proof(proof, sec)]
+INSIDE = Fraction(63, 64)  # strictly inside the hypothesis, so ball arithmetic can certify ≤
+FAMILY_KIND = {"hurwitz": None, "normal": "normal", "diagonalizable": "diagonalizable"}
+FAMILY_SEARCH = {"hurwitz": "all", "normal": "normal", "diagonalizable": "diagonalizable"}
 
 
-def numeric_printed(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    from recmem.numerics.lyapunov import condition_certified, fractions
+@dataclass(frozen=True)
+class Case:
+    """One exact W of the numeric sides: its label (independent of the statement), exact α(W),
+    and V (W = V B V⁻¹, B normal) when known."""
 
-    out = []
-    a = Fraction(ctx["a"])
-    cases = [(f"W = [[−1, {a}], [0, −1]], β₀ = 1", _example(a), Fraction(1),
-              lc.cached(ctx, f"cond/example/{a}", lambda: condition_certified(_example(a))))]
-    d = lc.draw_from(ctx)
-    cases.append((f"{d}, β₀ = −α(W)", d.W, -d.abscissa, _cond(ctx, d)))
-    for label, w, beta0, cond in cases:
-        t0 = time.perf_counter()
-        val, tol_abs, src, again = lmax_in(backend, w, cond)
-        bound = Fraction(1) / (2 * beta0)
-        out.append(lc.compare(
-            f"‖P‖₂ ≤ 1/(2β₀) ({label})", backend, val, bound, relation="le", tol_abs=tol_abs,
-            tol_text=src, kappa_text=str(cond), recompute=again, t0=t0,
-            data={"2β₀‖P‖₂": mpmath.nstr(val.scale(2 * beta0).mid, 8)},
-            counterexample={"W": lc._fmt(fractions(w)), "beta0": str(beta0),
-                            "lambda_max(P)": str(val), "1/(2 beta0)": str(Fraction(1) / (2 * beta0))}))
+    label: str
+    W: Any
+    alpha: Fraction
+    V: Any = None
+    margin: Fraction = Fraction(1)  # β₀ = margin × the largest value the hypothesis admits
+
+
+def cases(ctx: Context, law: NormBound) -> list[Case]:
+    """The W's each arithmetic tests ``law`` on: a W drawn from the law's family (parameters N,
+    kind for Hurwitz W, departure, draw) with β₀ at 63/64 of the largest value the hypothesis
+    admits, a normal W at the largest β₀ (orthogonal V: the bound is attained, so a smaller bound
+    or a wider hypothesis fails there), and for Hurwitz W the Jordan-type example
+    [[−1, a], [0, −1]] (parameter a)."""
+    kind = FAMILY_KIND[law.family] or str(ctx["kind"])
+    d = lc.draw_from(ctx, kind=kind)
+    t = lc.draw_from(ctx, n=3, kind="normal")
+    out = [Case("drawn W, β₀ = 63/64 of the largest admitted", d.W, d.abscissa, d.V, INSIDE),
+           Case("normal W, largest β₀ (bound attained)", t.W, t.abscissa, t.V)]
+    if law.family == "hurwitz":
+        a = Fraction(ctx["a"])
+        out.append(Case(f"W = [[−1, {a}], [0, −1]]", _example(a), Fraction(-1)))
     return out
 
 
-def holds_printed(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
+def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
+    """λ_max(P) from solving (75) in ``backend`` against scale·κ₂(V)^p/(2β₀), β₀ the largest value
+    the hypothesis admits for each case's W (κ₂(V) computed in the same arithmetic)."""
+    from recmem.numerics.lyapunov import fractions
+
+    law = ctx.law(NormBound)
+    out = []
+    for case in cases(ctx, law):
+        if law.kappa_power and case.V is None:
+            continue
+        t0 = time.perf_counter()
+        cond = _cond(ctx, case.W, case.label + str(fractions(case.W)))
+        beta0 = law.largest_beta0(case.alpha) * case.margin
+        val, tol_abs, src, again = lmax_in(backend, case.W, cond)
+        kv: lc.Value | None = None
+        if law.kappa_power:
+            kv = lc.kappa_v(case.V, backend.spec.kind, backend.precision_bits,
+                            backend.spec.device or "cpu")
+            bound: Any = _bound_interval(law, beta0, kv)
+            if not kv.certified:  # κ₂(V) from an SVD in precision u: relative error ≲ c·n·κ₂(V)·u
+                tol_abs += lc.C_TOL * case.W.nrows() * kv.mid * backend.unit_roundoff * 2 * bound.mid
+                src += " + c·n·κ₂(V)·u·bound for κ₂(V)²"
+        else:
+            bound = law.bound_value(beta0)
+        out.append(lc.compare(
+            f"λ_max(P) ≤ the bound ({case.label})", backend, val, bound, relation="le",
+            tol_abs=tol_abs, tol_text=src, kappa_text=str(cond), t0=t0,
+            recompute=None if law.kappa_power else again,
+            data={"beta0": str(beta0), "kappa2(V)": str(kv) if kv is not None else "not used"},
+            counterexample={"W": lc._fmt(fractions(case.W)), "beta0": str(beta0),
+                            "lambda_max(P)": str(val), "bound": str(bound)}))
+    return out
+
+
+def _bound_interval(law: NormBound, beta0: Fraction, kv: lc.Value) -> lc.Value:
+    """``law.bound_value`` over an interval of κ₂(V) (it increases with κ), outward when κ is a
+    certified ball."""
+    ctx = lc.hp(kv.bits)
+    b = ctx.mpf(beta0.numerator) / beta0.denominator
+    lo, hi = law.bound_value(b, ctx.mpf(kv.lo)), law.bound_value(b, ctx.mpf(kv.hi))
+    if kv.certified:
+        return lc.Value(lc._widen(lo, ctx, kv.bits, False), lc._widen(hi, ctx, kv.bits, True), True,
+                        kv.bits)
+    return lc.Value(lo, hi, False, kv.bits)
+
+
+# ---- the exact search ---------------------------------------------------------------------
+
+def strategy(ctx: Context) -> Any:
+    """Exact Hurwitz W of the statement's family, sizes 1…n_search, with β₀ up to the largest value
+    its hypothesis admits (β₀ = f·(−α(W))/beta_factor, 1/4 ≤ f ≤ 1)."""
+    law = ctx.law(NormBound)
+    base = lc.hurwitz_instances(1, int(ctx["n_search"]), FAMILY_SEARCH[law.family])
+    return base.map(lambda inst: _rescale(inst, law))
+
+
+def _rescale(inst: lc.HurwitzInstance, law: NormBound) -> lc.HurwitzInstance:
+    """β₀ = f·(the largest value the statement's hypothesis admits), f = inst.beta0/(−α)."""
+    from dataclasses import replace
+
+    return replace(inst, beta0=inst.beta0 / -inst.alpha * law.largest_beta0(inst.alpha))
+
+
+def holds(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
+    """Exact over ℚ: P from (75) (Kronecker), λ_max(P) ≤ c by the signs of the characteristic
+    polynomial of cI − P, with c = scale/(2β₀) or, with κ₂(V)², rational bounds on κ₂(V)² from
+    Rayleigh quotients of VᵀV and (VᵀV)⁻¹ (a violation is certified against an upper bound)."""
     from recmem.numerics import lyapunov as ly
 
+    law = ctx.law(NormBound)
+    values: dict[str, Any] = {**inst.record()}
+    if not law.admits_beta0(inst.alpha, inst.beta0):
+        return Instance(True, "outside the hypothesis (vacuous)", values)
     p = ly.exact(inst.W).P
-    c = Fraction(1) / (2 * inst.beta0)
-    ok = lc.charpoly_psd(ly.identity(inst.n) * lc._fq(c) - p)
-    values = {**inst.record(), "P": lc._fmt(ly.fractions(p)), "1/(2 beta0)": str(c)}
-    how = "exact arithmetic over ℚ: cI − P ⪰ 0 iff the coefficients of det(tI − (cI − P)) alternate"
-    if not ok:
-        n = inst.n
-        basis = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
-        v = next((b for b in basis if lc.rayleigh(p, b) > c), lc.top_eigvec(p))  # simplest first
-        r = lc.rayleigh(p, v)
-        if r > c:
-            values |= {"v": str([str(x) for x in v]), "v^T P v / v^T v": str(r)}
-            how = ("exact arithmetic over ℚ: a rational v with vᵀPv/vᵀv > 1/(2β₀), and the signs of "
-                   "the characteristic polynomial of cI − P")
-    return Instance(ok, how, values)
-
-
-# ---- .corrected: normal W ----------------------------------------------------------------------
-
-def symbolic_normal(ctx: Context) -> list[Evidence]:
-    from recmem.theory.lyapunov import normal_bound_proof
-
-    proof, sec = lc.proof_time(normal_bound_proof)
-    return [from_proof(proof, sec)]
-
-
-def numeric_normal(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    d = lc.draw_from(ctx, kind="normal")
-    cond = _cond(ctx, d)
-    t0 = time.perf_counter()
-    val, tol_abs, src, again = lmax_in(backend, d.W, cond)
-    target = Fraction(1) / (2 * -d.abscissa)
-    return [lc.compare(f"‖P‖₂ = 1/(2β*), β* = −max Re λ(W) ({d})", backend, val, target,
-                       relation="eq", tol_abs=tol_abs, tol_text=src, kappa_text=str(cond),
-                       recompute=again, t0=t0)]
-
-
-def holds_normal(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
-    from recmem.numerics import lyapunov as ly
-
-    p = ly.exact(inst.W).P
-    c = Fraction(1) / (2 * inst.beta0)
-    eye = ly.identity(inst.n)
-    le = lc.charpoly_psd(eye * lc._fq(c) - p)
-    tight = inst.beta0 != -inst.alpha or (p - eye * lc._fq(c)).det() == 0
-    return Instance(le and tight, "exact arithmetic over ℚ: cI − P ⪰ 0 by the signs of its "
-                    "characteristic polynomial; equality by det(P − cI) = 0 when β₀ = −α(W)",
-                    {**inst.record(), "P": lc._fmt(ly.fractions(p)), "1/(2 beta0)": str(c),
-                     "bound holds": le, "equality at beta0 = -alpha": tight})
-
-
-# ---- .weak: diagonalizable W --------------------------------------------------------------------
-
-def symbolic_weak(ctx: Context) -> list[Evidence]:
-    from recmem.theory.lyapunov import diagonalizable_bound_proof
-
-    proof, sec = lc.proof_time(diagonalizable_bound_proof)
-    return [from_proof(proof, sec)]
-
-
-def numeric_weak(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    d = lc.draw_from(ctx, kind="diagonalizable")
-    cond = _cond(ctx, d)
-    t0 = time.perf_counter()
-    val, tol_abs, src, _ = lmax_in(backend, d.W, cond)
-    kind = backend.spec.kind
-    kv = lc.kappa_v(d.V, kind, backend.precision_bits, backend.spec.device or "cpu")
-    bound = kv.square().scale(Fraction(1) / (2 * -d.abscissa))
-    # κ₂(V) from an SVD in precision u has relative error ≲ c·n·κ₂(V)·u: add it to the tolerance.
-    n = d.n
-    tol_k = (lc.C_TOL * n * kv.mid * backend.unit_roundoff * 2 * bound.mid) if not kv.certified \
-        else mpmath.mpf(0)
-    return [lc.compare(f"‖P‖₂ ≤ κ₂(V)²/(2β₀), β₀ = −α(W) ({d}, κ₂(V) = {mpmath.nstr(kv.mid, 6)})",
-                       backend, val, bound, relation="le", tol_abs=tol_abs + tol_k,
-                       tol_text=src + (" + c·n·κ₂(V)·u for κ₂(V)²" if tol_k else ""),
-                       kappa_text=str(cond), t0=t0,
-                       data={"ratio 2β₀‖P‖₂/κ₂(V)²": mpmath.nstr(val.mid / bound.mid, 8)})]
-
-
-def holds_weak(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
-    from recmem.numerics import lyapunov as ly
-
+    values["P"] = lc._fmt(ly.fractions(p))
+    n = inst.n
+    if not law.kappa_power:
+        c = law.bound_value(inst.beta0)
+        values["bound"] = str(c)
+        ok = lc.charpoly_psd(ly.identity(n) * lc._fq(c) - p)
+        if not ok:
+            basis = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
+            v = next((b for b in basis if lc.rayleigh(p, b) > c), lc.top_eigvec(p))
+            if lc.rayleigh(p, v) > c:
+                values |= {"v": str([str(x) for x in v]), "v^T P v / v^T v": str(lc.rayleigh(p, v))}
+        return Instance(ok, "exact over ℚ: cI − P ⪰ 0 iff the coefficients of det(tI − (cI − P)) "
+                        "alternate in sign", values)
     assert inst.V is not None
-    p = ly.exact(inst.W).P
     v = ly.fmpq_matrix(inst.V)
     g, gi = v.transpose() * v, lc.inverse_gram(v)
-    lo = lc.lmax_lower(g) * lc.lmax_lower(gi) / (2 * inst.beta0)  # ≤ κ₂(V)²/(2β₀)
-    values = {**inst.record(), "P": lc._fmt(ly.fractions(p)), "kappa2(V)^2/(2 beta0) >=": str(lo)}
-    if lc.charpoly_psd(ly.identity(inst.n) * lc._fq(lo) - p):
-        return Instance(True, "exact over ℚ: λ_max(P) ≤ ℓ (signs of the characteristic polynomial) "
-                              "and ℓ ≤ κ₂(V)²/(2β₀) (rational Rayleigh quotients of VᵀV, (VᵀV)⁻¹)",
-                        values)
+    lo = _bound_at(law, inst.beta0, lc.lmax_lower(g) * lc.lmax_lower(gi))  # ≤ the bound
+    values["bound >="] = str(lo)
+    if lc.charpoly_psd(ly.identity(n) * lc._fq(lo) - p):
+        return Instance(True, "exact over ℚ: λ_max(P) ≤ ℓ (characteristic polynomial) and ℓ ≤ "
+                        "scale·κ₂(V)²/(2β₀) (rational Rayleigh quotients of VᵀV, (VᵀV)⁻¹)", values)
     ug, ugi = lc.lmax_upper(g), lc.lmax_upper(gi)
     if ug is not None and ugi is not None:
-        up = ug * ugi / (2 * inst.beta0)
+        up = _bound_at(law, inst.beta0, ug * ugi)
         vec = lc.top_eigvec(p)
         if lc.rayleigh(p, vec) > up:
             return Instance(False, "exact over ℚ: vᵀPv/vᵀv exceeds a certified upper bound of "
-                                   "κ₂(V)²/(2β₀)", values | {"upper": str(up)})
+                            "scale·κ₂(V)²/(2β₀)", values | {"bound <=": str(up),
+                                                             "v^T P v / v^T v": str(lc.rayleigh(p, vec))})
     return Instance(None, "undecided: the rational bounds do not separate", values)
+
+
+def _bound_at(law: NormBound, beta0: Fraction, kappa2: Fraction) -> Fraction:
+    """``law.bound_value`` at κ₂(V) = √kappa2, exactly (κ enters through an even power)."""
+    import sympy as sp
+
+    b = sp.expand(law.bound_value(sp.Rational(beta0.numerator, beta0.denominator),
+                                  sp.sqrt(sp.Rational(kappa2.numerator, kappa2.denominator))))
+    if not b.is_Rational:
+        raise ValueError(f"the bound {b} is not rational: κ₂(V) enters through an odd power")
+    return Fraction(str(b))
+
+
+def symbolic(ctx: Context) -> list[Evidence]:
+    """The statement decided by exact witnesses and the general arguments (theory.lyapunov)."""
+    from recmem.theory.lyapunov import norm_bound_proof
+
+    proof, sec = lc.proof_time(lambda: norm_bound_proof(ctx.law(NormBound)))
+    return [from_proof(proof, sec)]
 
 
 # ---- claims ---------------------------------------------------------------------------------------
 
-def _params(n: int, kind: str | None = None, n_search: int = 6) -> tuple[Param, ...]:
+def _params(n: int, family: str, n_search: int = 4) -> tuple[Param, ...]:
     base: tuple[Param, ...] = (lc.p_n(n),)
-    if kind is None:
-        base += (lc.p_kind("nonnormal"), lc.p_departure())
+    if family == "hurwitz":
+        base = (Param("a", Fraction(2), "corner a of the example W = [[−1, a], [0, −1]]",
+                      parse_fraction), *base, lc.p_kind("nonnormal"), lc.p_departure())
     return (*base, lc.p_draw(), lc.p_n_search(n_search))
 
+
+TOL = ("exact (SymPy witnesses and blocks; ℚ in the search); enclosure (flint eigenvalue balls); "
+       "floats: c·n·κ(L)·u·‖P‖_F on λ_max (Weyl), κ(L) certified, u of the arithmetic that ran; "
+       "mpmath violations recomputed at doubled precision")
 
 CLAIMS = [
     Claim(
         id="W.lyapunov-bound",
         title="Lemma A.8: ‖P‖₂ ≤ 1/(2β₀)",
-        statement="Lemma A.8: if Wᵀ P + P W = −I and sup_i Re λ_i(W) ≤ −β₀ < 0, then ‖P‖₂ ≤ 1/(2β₀)",
+        statement=NormBound(),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
-        tolerance="exact (SymPy family, ℚ in the search); enclosure (flint eigenvalue balls); "
-                  "floats: c·n·κ(L)·u·‖P‖_F on λ_max (Weyl), κ(L) certified; mpmath violations "
-                  "recomputed at doubled precision",
+        tolerance=TOL,
         uses=("W.lyapunov",),
-        params=(Param("a", Fraction(2), "corner a of the example W = [[−1, a], [0, −1]]",
-                      parse_fraction), *_params(4)),
-        symbolic=symbolic_printed,
-        numeric=numeric_printed,
-        strategy=lambda ctx: lc.hurwitz_instances(1, int(ctx["n_search"]), "all"),
-        holds=holds_printed,
-        notes=NOTES,
+        params=_params(4, "hurwitz"),
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
+        notes=NOTES + " The lemma is stated for a sequence W_m; a single W with ‖P‖₂ > 1/(2β₀) is "
+                      "a counterexample at its index (complete the sequence with −I_m).",
     ),
     Claim(
         id="W.lyapunov-bound.corrected",
-        title="Lemma A.8 for normal W (equality)",
-        statement="For normal W with sup_i Re λ_i(W) ≤ −β₀ < 0, the solution of Wᵀ P + P W = −I has "
-                  "‖P‖₂ ≤ 1/(2β₀), with equality ‖P‖₂ = 1/(2β₀) when β₀ = −max_i Re λ_i(W)",
+        title="Lemma A.8 for normal W",
+        statement=NormBound(family="normal"),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
-        tolerance="exact (SymPy blocks, ℚ in the search: equality by det(P − I/(2β₀)) = 0); "
-                  "enclosure (flint: the ball of λ_max(P) contains 1/(2β*)); floats: c·n·κ(L)·u·‖P‖_F",
+        tolerance=TOL,
         uses=("W.lyapunov",),
-        params=_params(5, "normal", n_search=8),
-        symbolic=symbolic_normal,
-        numeric=numeric_normal,
-        strategy=lambda ctx: lc.hurwitz_instances(1, int(ctx["n_search"]), "normal"),
-        holds=holds_normal,
+        params=_params(5, "normal", n_search=5),
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         corrects="W.lyapunov-bound",
         notes="For normal W, Wᵀ commutes with W and P = −(W + Wᵀ)⁻¹, whose eigenvalues are "
-              "1/(−2 Re λ_i(W)). This is the case the proof of Lemma A.8 (orthonormal eigenvectors) "
-              "actually covers.",
+              "1/(−2 Re λ_i(W)): ‖P‖₂ = 1/(2β₀) when β₀ = −max Re λ(W). This is the case the proof "
+              "of Lemma A.8 (orthonormal eigenvectors) actually covers.",
     ),
     Claim(
         id="W.lyapunov-bound.weak",
         title="Lemma A.8 weakened: ‖P‖₂ ≤ κ₂(V)²/(2β₀)",
-        statement="If W = V B V⁻¹ with B normal (every diagonalizable real W), Wᵀ P + P W = −I and "
-                  "sup_i Re λ_i(W) ≤ −β₀ < 0, then ‖P‖₂ ≤ κ₂(V)²/(2β₀)",
+        statement=NormBound(family="diagonalizable", kappa_power=2),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
-        tolerance="exact over ℚ in the search (rational Rayleigh bounds + characteristic-polynomial "
-                  "signs); enclosure (flint: certified κ₂(V) and λ_max(P)); floats: "
-                  "c·n·κ(L)·u·‖P‖_F + c·n·κ₂(V)·u·bound",
+        tolerance=TOL + "; κ₂(V) certified in flint, + c·n·κ₂(V)·u·bound in point arithmetics",
         uses=("W.lyapunov",),
         params=_params(5, "diagonalizable"),
-        symbolic=symbolic_weak,
-        numeric=numeric_weak,
-        strategy=lambda ctx: lc.hurwitz_instances(1, int(ctx["n_search"]), "diagonalizable"),
-        holds=holds_weak,
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         corrects="W.lyapunov-bound",
         notes="From ‖P‖₂ ≤ ∫₀^∞ ‖e^{Wt}‖₂² dt and ‖e^{Wt}‖₂ ≤ κ₂(V)e^{−β₀t}. Equality for orthogonal V "
               "(the corrected claim). Defective W are limits of diagonalizable ones but κ₂(V) → ∞: "
               "no bound in terms of β₀ alone exists for them (W.lyapunov-bound's counterexample is "
               "defective).",
+    ),
+    Claim(
+        id="W.lyapunov-bound.uniform",
+        title="Lemma A.8's uniform boundedness for sequences under (86)–(87)",
+        statement=NormBound(bound="finite", entry_bound=True),
+        provenance=Provenance("W", "App. A.10, Lemma A.8 (75)–(77) as used in App. A.9 eq. (50) "
+                                   "under Lemma A.9's (87)", QUOTE + " … " + QUOTE_A9),
+        tolerance="exact (SymPy: the closed form of (P_m)_mm for every m, with symbolic k; the "
+                  "exact solve of (75) for m ≤ 5)",
+        uses=("W.lyapunov",),
+        symbolic=symbolic,
+        reading="the lemma's qualitative conclusion 'the L₂ norm of P_m are uniformly bounded', "
+                "for sequences of growing size m with bounded entries (87), as the proof of "
+                "Theorem 3.9 uses it in A.9 (50), (63)",
+        notes="A finding. (P_m)_mm = ½Σ_{k<m} C(2k, k) for W_m = −I_m + 2N_m, so ‖P_m‖₂ → ∞ although "
+              "every eigenvalue is −1 and every entry is bounded by 2. Compactness bounds ‖P‖₂ only "
+              "for a fixed size m.",
     ),
 ]

@@ -1,12 +1,24 @@
-"""W.lyapunov-local: Lemma A.9 of paper W, |vᵀ(Wᵀ Diag(v)² P + P Diag(v)² W) v| ≤ L|v|₂² for |v|₂ ≤ Υ.
+"""W.lyapunov-local: Lemma A.9 of paper W (ICLR camera-ready App. A.10, eqs. (86)–(89); proof
+(90)–(102)): with q(v) := vᵀ(WᵀDiag(v)²P + PDiag(v)²W)v, "for any positive constant L, there exists
+an Υ > 0 such that |q(v_m)| ≤ L|v_m|₂² holds for any m and |v_m|₂ ≤ Υ".
 
-Two readings of "there is Υ > 0 (any 0 < Υ ≤ √(β₀L/M₀))": the existential one (verified, with the
-witness Υ = √(L/(2‖W‖₂‖P‖₂))) and the explicit one (refuted, even for normal W), with a corrected
-explicit radius √(β₀L/(n M₀ κ₂(V)²)).
+Claims (one statement class, theory.lyapunov.LocalQuartic, read by every side):
 
-By homogeneity (q(v) := vᵀ(WᵀDiag(v)²P + PDiag(v)²W)v is a quartic form), the inequality for every
-|v|₂ ≤ Υ is equivalent to Υ²·|q(d)| ≤ L·|d|₂⁴ for every direction d: the checks below evaluate the
-ratio |q(d)|/|d|₂⁴ over directions and compare it with the constant each reading implies (L/Υ²).
+- ``W.lyapunov-local`` — the lemma as printed: one Υ for every m of a sequence of Hurwitz W_m under
+  (86)–(87); REFUTED by W_m = −I_m + 2N_m (the exact closed form (P_m)_mm = ½Σ_{k<m} C(2k, k)).
+- ``.weak`` — for each fixed m (one W): Υ = √(L/(2‖W‖₂‖P‖₂)) works.
+- ``.explicit`` — the proof's radius Υ = √(β₀L/M₀) ((102), and (52)'s Υ_L); REFUTED by one W.
+- ``.explicit.corrected`` — the radius √(β₀L/(nM₀κ₂(V)²)) for diagonalizable W = VBV⁻¹.
+
+and the finding in the proof (theory.lyapunov.DiagCubeBound):
+
+- ``.eq92`` — (92)–(98): |Diag(v)²Wv|₂ ≤ M₀|v|₂³; REFUTED: (92) expands (Σ_j v_j²W_ji v_i)_i, not
+  the entries v_i²Σ_j W_ij v_j of Diag(v)²Wv, and the bound fails for the latter;
+- ``.eq92.corrected`` — |Diag(v)²Wv|₂ ≤ √m·M₀|v|₂³.
+
+By homogeneity (q is a quartic form) an explicit radius works iff K(W) := sup_d |q(d)|/|d|₂⁴ ≤
+L/Υ² (a constant C(W) of the reading): the checks evaluate |q(d)|/|d|₂⁴ over directions in each
+arithmetic (P from solving (88) there) against C(W).
 """
 
 from __future__ import annotations
@@ -14,6 +26,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -24,18 +37,38 @@ from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
+from recmem.theory.lyapunov import DiagCubeBound, LocalQuartic, quartic
 
-QUOTE = ("Lemma A.9. Assume is a sequence of Hurwitz matrices with eigenvalues bounded away from 0: "
-         "| (88) | Assume the max norms for matrices are uniformly bounded: | (89) | Define the solution "
-         "to the following Lyapunov equation to be : | (90) | We show that for any positive constant , "
-         "there exists an such that the following inequality holds for any and : | (91) |")
-QUOTE_PROOF = ("First, by the property of matrix and vector norm: | (92) | (93) | Notice that the second "
-               "inequality holds as a direct result for Lemma A.8.")
-WHERE = "App. A.10, Lemma A.9 (eq. 88–103)"
-READING_EXISTS = ("existential: for each L > 0 some Υ > 0 works; the parenthesis names one choice "
-                  "and is not part of the assertion")
-READING_EXPLICIT = ("explicit: every 0 < Υ ≤ √(β₀L/M₀) works, where |W_ij| ≤ M₀ and "
-                    "sup_i Re λ_i(W) ≤ −β₀ < 0")
+QUOTE = (r"Lemma A.9. Assume $\{W_m \in \mathbb{R}^{m \times m}\}_{m=1}^{\infty}$ is a sequence of "
+         r"Hurwitz matrices with eigenvalues bounded away from 0: $$\sup _ {m} \max _ {i \in [ m ]} "
+         r"(R e (\lambda_ {i} (W _ {m}))) \leq - \beta_ {0}. \tag {86}$$ Assume the max norms for "
+         r"matrices $\{W_{m}\}_{m=1}^{\infty}$ are uniformly bounded: $$\sup _ {m} \sup _ {1 \leq i, "
+         r"j \leq m} | W _ {m, i j} | \leq M _ {0}. \tag {87}$$ Define the solution to the following "
+         r"Lyapunov equation to be $P_{m}$ : $$W _ {m} ^ {\top} P _ {m} + P _ {m} W _ {m} = - I _ "
+         r"{m}. \tag {88}$$ We show that for any positive constant $L$ , there exists an $\Upsilon "
+         r"> 0$ such that the following inequality holds for any $m$ and $|v_m|_2 \leq \Upsilon$ : "
+         r"$$\left| v _ {m} ^ {\top} \left(W _ {m} ^ {\top} \operatorname{Diag} \left(v _ {m}\right) "
+         r"^ {2} P _ {m} + P _ {m} \operatorname{Diag} \left(v _ {m}\right) ^ {2} W _ {m}\right) v _ "
+         r"{m} \right| \leq L \left| v _ {m} \right| _ {2} ^ {2}. \tag {89}$$")
+QUOTE_RADIUS = (r"For any $0 < \Upsilon \leq \sqrt{\frac{\beta_0L}{M_0}}$ , we have … $$\leq \frac "
+                r"{1}{\beta_ {0}} M _ {0} \Upsilon^ {2} | v _ {m} | _ {2} ^ {2} \tag {101}$$ $$\leq "
+                r"L | v _ {m} | _ {2} ^ {2}. \tag {102}$$ … (A.9:) By Lemma A.9, for any positive "
+                r"$L \in (0,1)$ , there is an $\Upsilon_L = \sqrt{\frac{\beta_0L}{M_0}} > 0$ such "
+                r"that the following inequality holds for any $m$ , … (52)")
+QUOTE_92 = (r"$$\left| \operatorname{Diag} \left(v _ {m}\right) ^ {2} W _ {m} v _ {m} \right| _ {2} = "
+            r"\sqrt {\sum_ {i = 1} ^ {m} \left(\sum_ {j = 1} ^ {m} v _ {m , j} ^ {2} W _ {m , j i} v _ "
+            r"{m , i}\right) ^ {2}} \tag {92}$$ $$\leq \sqrt {\sum_ {i = 1} ^ {m} (\sum_ {j = 1} ^ "
+            r"{m} v _ {m , j} ^ {2} | W _ {m , j i} | | v _ {m , i} |) ^ {2}} \tag {93}$$ … $$= M _ "
+            r"{0} (\sum_ {j = 1} ^ {m} v _ {m, j} ^ {2}) \sqrt {(\sum_ {i = 1} ^ {m} | v _ {m , i} | "
+            r"^ {2})} \tag {97}$$ $$\leq M _ {0} \left| v _ {m} \right| _ {2} ^ {3} \tag {98}$$")
+WHERE = "App. A.10, Lemma A.9, eqs. (86)–(89); proof eqs. (90)–(102); App. A.9 eq. (52)"
+READING_EXISTS = ("existential, as printed: one Υ > 0 for every m of the sequence ('for any m and "
+                  "|v_m|₂ ≤ Υ')")
+READING_EXPLICIT = ("explicit: the proof's radius, any 0 < Υ ≤ √(β₀L/M₀) ((102), and Υ_L in "
+                    "(52)), for every m")
+READING_CORRECTED = ("explicit, corrected: for each m, any 0 < Υ ≤ √(β₀L/(m M₀ κ₂(V_m)²)) for a "
+                     "diagonalizable W_m = V_m B V_m⁻¹ (B normal)")
+READING_WEAK = "for one W (a fixed m), with the witness Υ = √(L/(2‖W‖₂‖P‖₂))"
 
 
 # ---- q(d)/|d|⁴ over directions in one arithmetic -------------------------------------------------
@@ -56,10 +89,10 @@ def direction_set(n: int, seed: int, count: int) -> list[list[Fraction]]:
 
 
 def ratio_in(backend: AbstractBackend, w: Any, dirs: list[list[Fraction]], cond: Any
-             ) -> tuple[lc.Value, lc.Value, mpmath.mpf, list[Fraction]]:
-    """(max_d |q(d)|/|d|⁴, 2‖W‖₂‖P‖₂, tolerance of the ratio, the maximising direction) in
-    ``backend``. Balls in flint (certified); float/mpmath values carry the tolerance
-    c·n·κ(L)·u·2‖W‖₂‖P‖₂ (q is linear in P, |q(d)| ≤ 2‖W‖₂‖P‖₂|d|⁴)."""
+             ) -> tuple[lc.Value, dict[str, lc.Value], mpmath.mpf, list[Fraction]]:
+    """(max_d |q(d)|/|d|⁴, {"W": ‖W‖₂, "P": ‖P‖₂}, the tolerance of the ratio, the maximising
+    direction) in ``backend`` (P from solving (88) there). Balls in flint (certified); point
+    arithmetics carry c·n·κ(L)·u·2‖W‖₂‖P‖₂ (q is linear in P, |q(d)| ≤ 2‖W‖₂‖P‖₂|d|⁴)."""
     kind = backend.spec.kind
     bits = backend.precision_bits
     n = int(w.nrows())
@@ -76,41 +109,33 @@ def ratio_in(backend: AbstractBackend, w: Any, dirs: list[list[Fraction]], cond:
         for d in dirs:
             dv = ctx.matrix([[ctx.mpf(x.numerator) / x.denominator] for x in d])
             pd, wd = pm * dv, wm * dv
-            q = 2 * ctx.fsum(pd[i] * dv[i] ** 2 * wd[i] for i in range(n))
+            q = quartic(pd, wd, dv, ctx.mpf(0))
             r = abs(q) / ctx.fsum(x ** 2 for x in dv) ** 2
             if r > best:
                 best, arg = r, d
         wn = max(ctx.svd_r(wm, compute_uv=False))
         pn = max(ctx.eigsy((pm + pm.T) / 2, eigvals_only=True))
-        const = 2 * wn * pn
     else:
         import numpy as np
 
-        dm = np.array([[float(x) for x in d] for d in dirs])
-        if kind == "torch":
-            import torch
-
-            dev = backend.spec.device or "cpu"
-            wt = torch.as_tensor(to_float64(w), dtype=torch.float64, device=dev)
-            dt = torch.as_tensor(dm, dtype=torch.float64, device=dev)
-            q = 2 * ((dt @ p.T) * dt ** 2 * (dt @ wt.T)).sum(dim=1)
-            rs = (q.abs() / (dt ** 2).sum(dim=1) ** 2).cpu().numpy()
-            const = float(2 * torch.linalg.matrix_norm(wt, ord=2) * torch.linalg.eigvalsh(p)[-1])
-        else:
-            wf = to_float64(w)
-            q = 2 * ((dm @ p.T) * dm ** 2 * (dm @ wf.T)).sum(axis=1)
-            rs = np.abs(q) / (dm ** 2).sum(axis=1) ** 2
-            const = float(2 * np.linalg.norm(wf, 2) * np.linalg.eigvalsh(p)[-1])
+        pf = p.cpu().numpy() if kind == "torch" else p
+        dt = pf.dtype  # the arithmetic's precision (float32 or float64)
+        dm = np.array([[float(x) for x in d] for d in dirs], dtype=dt)
+        wf = to_float64(w).astype(dt)
+        q = quartic((dm @ pf.T).T, (dm @ wf.T).T, dm.T)  # computed in the arithmetic's dtype
+        rs = np.abs(q) / (dm ** 2).sum(axis=1) ** 2
         k = int(np.argmax(rs))
-        best, arg = float(rs[k]), dirs[k]
+        best, arg = mpmath.mpf(float(rs[k])), dirs[k]
+        wn = mpmath.mpf(float(np.linalg.norm(wf, 2)))
+        pn = mpmath.mpf(float(np.linalg.eigvalsh((pf + pf.T) / 2)[-1]))
     n_eff = n * n if kind == "mpmath" else n
-    tol_abs = lc.C_TOL * n_eff * cond.value * backend.unit_roundoff * mpmath.mpf(const)
-    return (lc.Value.point(mpmath.mpf(best) if isinstance(best, float) else best, bits),
-            lc.Value.point(mpmath.mpf(const) if isinstance(const, float) else const, bits), tol_abs, arg)
+    tol_abs = lc.C_TOL * (n_eff * cond.value + n) * backend.unit_roundoff * 2 * wn * pn
+    return (lc.Value.point(best, bits), {"W": lc.Value.point(wn, bits), "P": lc.Value.point(pn, bits)},
+            mpmath.mpf(tol_abs), arg)
 
 
 def _ratio_flint(w: Any, p: Any, dirs: list[list[Fraction]], bits: int
-                 ) -> tuple[lc.Value, lc.Value, mpmath.mpf, list[Fraction]]:
+                 ) -> tuple[lc.Value, dict[str, lc.Value], mpmath.mpf, list[Fraction]]:
     import flint
 
     with flint.ctx.workprec(bits):
@@ -121,287 +146,484 @@ def _ratio_flint(w: Any, p: Any, dirs: list[list[Fraction]], bits: int
         for d in dirs:
             dv = flint.arb_mat([[flint.fmpq(x.numerator, x.denominator)] for x in d])
             pd, wd = p * dv, wa * dv
-            q = 2 * sum((pd[i, 0] * dv[i, 0] * dv[i, 0] * wd[i, 0] for i in range(n)), flint.arb(0))
+            q = quartic([pd[i, 0] for i in range(n)], [wd[i, 0] for i in range(n)],
+                        [dv[i, 0] for i in range(n)], flint.arb(0))
             d2 = sum((dv[i, 0] * dv[i, 0] for i in range(n)), flint.arb(0))
             r = abs(q) / (d2 * d2)  # x*x, not x**2 (NaN for balls containing 0)
             if best is None or r.mid() > best.mid():
                 best, arg = r, d
-        wn = lc.lmax(wa.transpose() * wa, "flint", bits)
+        wn2 = lc.lmax(wa.transpose() * wa, "flint", bits)
         pn = lc.lmax(p, "flint", bits)
     ctx = lc.hp(bits)
-    lo = 2 * ctx.sqrt(max(ctx.mpf(wn.lo), ctx.mpf(0))) * ctx.mpf(pn.lo)
-    hi = 2 * ctx.sqrt(ctx.mpf(wn.hi)) * ctx.mpf(pn.hi)
-    const = lc.Value(lc._widen(lo, ctx, bits, False), lc._widen(hi, ctx, bits, True), True, bits)
-    return lc.ball_value(best, bits), const, mpmath.mpf(0), arg
+    wn = lc.Value(ctx.sqrt(max(ctx.mpf(wn2.lo), ctx.mpf(0))), ctx.sqrt(ctx.mpf(wn2.hi)), True, bits)
+    return lc.ball_value(best, bits), {"W": wn, "P": pn}, mpmath.mpf(0), arg
 
 
-# ---- existential reading (and the witness Υ) ------------------------------------------------------
+def _limit(law: LocalQuartic, m0: Fraction, beta0: Fraction, n: int, kappa: lc.Value | None,
+           norms: dict[str, lc.Value]) -> lc.Value:
+    """L/Υ² of the reading (``law.limit``) as an interval: it increases with ‖W‖₂, ‖P‖₂ and κ₂(V),
+    so their lower/upper ends give its ends (outward-rounded when they are balls)."""
+    w, p = norms["W"], norms["P"]
+    bits = w.bits
+    ctx = lc.hp(bits)
+    exact = lambda q: ctx.mpf(q.numerator) / q.denominator  # noqa: E731
 
-def symbolic_exists(ctx: Context) -> list[Evidence]:
-    from recmem.theory.lyapunov import local_quartic_proof
+    def at(end: str) -> Any:
+        k = ctx.mpf(getattr(kappa, end)) if kappa is not None else 1
+        return law.limit(m0=exact(m0), beta0=exact(beta0), n=n, kappa=k,
+                         wnorm=ctx.mpf(getattr(w, end)), pnorm=ctx.mpf(getattr(p, end)))
 
-    proof, sec = lc.proof_time(lambda: local_quartic_proof(3))
-    return [from_proof(proof, sec)]
-
-
-def _cond(ctx: Context, d: Any) -> Any:
-    from recmem.numerics.lyapunov import condition_certified
-
-    return lc.cached(ctx, f"cond/{d}", lambda: condition_certified(d.W))
-
-
-def numeric_exists(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    d = lc.draw_from(ctx)
-    cond = _cond(ctx, d)
-    t0 = time.perf_counter()
-    dirs = direction_set(d.n, d.seed, int(ctx["directions"]))
-    val, const, tol_abs, arg = ratio_in(backend, d.W, dirs, cond)
-    return [lc.compare(
-        f"max_d |q(d)|/|d|⁴ ≤ 2‖W‖₂‖P‖₂ = L/Υ² for the witness Υ = √(L/(2‖W‖₂‖P‖₂)) ({d}, "
-        f"{len(dirs)} directions)", backend, val, const, relation="le", tol_abs=tol_abs,
-        tol_text=f"c·n·κ(L)·u·2‖W‖₂‖P‖₂, c={lc.C_TOL}, κ(L)={cond}" if tol_abs else "ball arithmetic",
-        kappa_text=str(cond), t0=t0, data={"maximising direction": str([str(x) for x in arg])})]
+    lo, hi = at("lo"), at("hi")
+    certified = w.certified and (kappa is None or kappa.certified)
+    if certified:
+        return lc.Value(lc._widen(lo, ctx, bits, False), lc._widen(hi, ctx, bits, True), True, bits)
+    return lc.Value(lo, hi, False, bits)
 
 
-def _witness_bounds(w: Any, p: Any) -> tuple[Fraction, Fraction, Fraction | None, Fraction | None]:
-    """Rational (lower, lower, upper, upper) bounds of ‖W‖₂² and ‖P‖₂ (Rayleigh; PSD tests)."""
-    wtw = w.transpose() * w
-    return lc.lmax_lower(wtw), lc.lmax_lower(p), lc.lmax_upper(wtw), lc.lmax_upper(p)
+@dataclass(frozen=True)
+class Case:
+    """A W of the numeric sides (label independent of the statement) with exact α(W) and V."""
+
+    label: str
+    W: Any
+    alpha: Fraction
+    V: Any = None
 
 
-def holds_exists(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
-    from recmem.numerics import lyapunov as ly
+def cases(ctx: Context, law: LocalQuartic) -> list[Case]:
+    """A W drawn from the law's family (parameters N, kind, departure, draw), W = [−1] (where
+    q(v) = −v⁴ and every explicit radius is attained), and for the printed radius the Jordan block
+    [[−1, 1], [0, −1]]."""
+    from recmem.numerics.lyapunov import fmpq_matrix
 
-    w = ly.fmpq_matrix(inst.W)
-    p = ly.exact(w).P
-    w2_lo, p_lo, w2_hi, p_hi = _witness_bounds(w, p)
-    values = {**inst.record(), "d": str([str(x) for x in inst.extra["d"]])}
-    undecided = False
-    # witness Υ² = L/(2‖W‖₂‖P‖₂); along d the claim is |q(d)| ≤ 2‖W‖₂‖P‖₂|d|⁴ (L cancels)
-    for d in lc.candidate_directions(w, p, inst.extra["d"]):
-        q = lc.local_q(w, p, d)
-        d4 = sum((x * x for x in d), Fraction(0)) ** 2
-        if q * q <= 4 * w2_lo * p_lo * p_lo * d4 * d4:
-            continue
-        if w2_hi is not None and p_hi is not None and q * q > 4 * w2_hi * p_hi * p_hi * d4 * d4:
-            return Instance(False, "exact over ℚ: q(d)² exceeds a certified upper bound of "
-                                   "(2‖W‖₂‖P‖₂|d|⁴)²", values | {"d": str([str(x) for x in d]),
-                                                                 "q(d)": str(q)})
-        undecided = True
-    if undecided:
-        return Instance(None, "undecided", values)
-    return Instance(True, "exact over ℚ: q(d)² ≤ 4·ℓ_W·ℓ_P²·|d|⁸ with rational lower bounds "
-                          "ℓ_W ≤ ‖W‖₂², ℓ_P ≤ ‖P‖₂ (Rayleigh quotients), for the drawn d and the "
-                          "candidate directions", values)
-
-
-# ---- explicit reading (refuted) --------------------------------------------------------------------
-
-def symbolic_explicit(ctx: Context) -> list[Evidence]:
-    from recmem.theory.lyapunov import local_explicit_counterexample
-
-    proof, sec = lc.proof_time(local_explicit_counterexample)
-    return [from_proof(proof, sec)]
-
-
-def _m0(w: Any) -> Fraction:
-    from recmem.numerics.lyapunov import fractions
-
-    return max(abs(x) for row in fractions(w) for x in row)
-
-
-def numeric_explicit(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    from recmem.numerics.lyapunov import condition_certified, fmpq_matrix
-
-    ex = fmpq_matrix([[-1, 1], [0, -1]])
-    cases: list[tuple[str, Any, Fraction, Any]] = [
-        ("W = [[−1, 1], [0, −1]]", ex, Fraction(1),
-         lc.cached(ctx, "cond/explicit-example", lambda: condition_certified(ex)))]
-    d = lc.draw_from(ctx)
-    cases.append((str(d), d.W, -d.abscissa, _cond(ctx, d)))
-    out = []
-    for label, w, beta0, cond in cases:
-        t0 = time.perf_counter()
-        m0 = _m0(w)
-        dirs = direction_set(int(w.nrows()), 0, int(ctx["directions"]))
-        val, _, tol_abs, arg = ratio_in(backend, w, dirs, cond)
-        bound = m0 / beta0
-
-        def again(bits: int, w: Any = w, dirs: Any = dirs, cond: Any = cond) -> lc.Value:
-            return ratio_in(lc.backend_at(backend, bits), w, dirs, cond)[0]
-
-        out.append(lc.compare(
-            f"max_d |q(d)|/|d|⁴ ≤ M₀/β₀ = L/Υ² at Υ = √(β₀L/M₀) ({label}, M₀ = max|W_ij| = {m0}, "
-            f"β₀ = −α(W) = {beta0})", backend, val, bound, relation="le", tol_abs=tol_abs,
-            tol_text=f"c·n·κ(L)·u·2‖W‖₂‖P‖₂, κ(L)={cond}" if tol_abs else "ball arithmetic",
-            kappa_text=str(cond), t0=t0, data={"maximising direction": str([str(x) for x in arg])},
-            recompute=again, counterexample={"W": label, "M0": str(m0), "beta0": str(beta0),
-                            "direction": str([str(x) for x in arg]),
-                            "max |q(d)|/|d|^4": str(val)}))
+    kind = "diagonalizable" if law.family == "diagonalizable" else str(ctx["kind"])
+    d = lc.draw_from(ctx, kind=kind)
+    out = [Case("drawn W", d.W, d.abscissa, d.V),
+           Case("W = [−1] (radius attained)", fmpq_matrix([[-1]]), Fraction(-1), fmpq_matrix([[1]]))]
+    if law.radius == "beta0/M0":
+        out.append(Case("W = [[−1, 1], [0, −1]]", fmpq_matrix([[-1, 1], [0, -1]]), Fraction(-1)))
     return out
 
 
-def holds_explicit(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
-    from recmem.numerics import lyapunov as ly
+def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
+    """max_d |q(d)|/|d|₂⁴ (P from (88) in ``backend``) against the reading's L/Υ², with β₀ = −α(W)
+    (the largest the hypothesis admits) and M₀ = max|W_ij|."""
+    from recmem.numerics.lyapunov import condition_certified, fractions
 
-    w = ly.fmpq_matrix(inst.W)
-    p = ly.exact(w).P
-    m0 = _m0(w) * inst.extra["m0_factor"]  # any M₀ ≥ max|W_ij|
-    ups2 = inst.beta0 / m0  # Υ² for L = 1 (the reading is L-free by homogeneity)
-    values = {**inst.record(), "M0": str(m0), "L": "1", "Upsilon^2": str(ups2),
-              "d": str([str(x) for x in inst.extra["d"]])}
-    cands = lc.candidate_directions(w, p, inst.extra["d"], lattice=True)
-    # float screen, then exact decisions: the drawn d always, others only where the screen flags
-    screen = lc.float_ratios(w, p, cands) * float(inst.beta0 / m0)
-    for k, d in enumerate(cands):
-        if k > 0 and screen[k] <= 1 - 1e-9:
+    law = ctx.law(LocalQuartic)
+    out = []
+    for case in cases(ctx, law):
+        if law.radius == "beta0/(n M0 kappa^2)" and case.V is None:
             continue
-        q = lc.local_q(w, p, d)
-        d2 = sum((x * x for x in d), Fraction(0))
-        if inst.beta0 * abs(q) <= m0 * d2 * d2:
-            continue
-        # a rational v = s·d with |v|² ≤ Υ² and |q(v)| > L|v|²: s² ∈ (|d|²/|q(d)|, Υ²/|d|²]
-        s = lc.rational_scale(d2 / abs(q), ups2 / d2)
-        values |= {"direction": str([str(x) for x in d]), "q(direction)": str(q)}
-        if s is not None:
-            v = [s * x for x in d]
-            values |= {"v": str([str(x) for x in v]), "|v|^2": str(s * s * d2),
-                       "|q(v)|": str(abs(q) * s ** 4), "L|v|^2": str(s * s * d2)}
-        return Instance(False, "exact over ℚ: |q(v)| > L|v|₂² at a rational v with "
-                               "|v|₂² ≤ Υ² = β₀L/M₀", values)
-    return Instance(True, "exact over ℚ: β₀|q(d)| ≤ M₀|d|⁴ for the drawn d and the candidate "
-                          "directions", values)
+        t0 = time.perf_counter()
+        n = int(case.W.nrows())
+        cond = lc.cached(ctx, f"cond/{case.label}/{fractions(case.W)}",
+                         lambda case=case: condition_certified(case.W))
+        dirs = direction_set(n, ctx.seed + int(ctx["draw"]), int(ctx["directions"]))
+        val, norms, tol_abs, arg = ratio_in(backend, case.W, dirs, cond)
+        m0 = max(abs(x) for row in fractions(case.W) for x in row)
+        beta0 = -case.alpha
+        kv = None
+        if law.radius == "beta0/(n M0 kappa^2)":
+            kv = lc.kappa_v(case.V, backend.spec.kind, backend.precision_bits,
+                            backend.spec.device or "cpu")
+        bound = _limit(law, m0, beta0, n, kv, norms)
+        if not bound.certified and law.radius != "beta0/M0":
+            # the computed ‖W‖₂, ‖P‖₂ or κ₂(V) err by ≲ c·n·κ·u relatively
+            tol_abs += lc.C_TOL * n * (cond.value + (kv.mid if kv is not None else 0)) * \
+                backend.unit_roundoff * 2 * bound.mid
+
+        def again(bits: int, w: Any = case.W, dirs: Any = dirs, cond: Any = cond) -> lc.Value:
+            return ratio_in(lc.backend_at(backend, bits), w, dirs, cond)[0]
+
+        out.append(lc.compare(
+            f"max_d |q(d)|/|d|⁴ ≤ L/Υ² ({case.label}, {len(dirs)} directions)", backend, val, bound,
+            relation="le", tol_abs=tol_abs,
+            tol_text=(f"c·n·κ(L)·u·2‖W‖₂‖P‖₂, c={lc.C_TOL}, κ(L)={cond}, "
+                      f"u=2^-{backend.precision_bits}") if tol_abs else "ball arithmetic",
+            kappa_text=str(cond), t0=t0,
+            recompute=again if law.radius == "beta0/M0" else None,
+            data={"maximising direction": str([str(x) for x in arg]), "M0": str(m0),
+                  "beta0": str(beta0)},
+            counterexample={"W": lc._fmt(fractions(case.W)), "M0": str(m0), "beta0": str(beta0),
+                            "L": "1", "direction": str([str(x) for x in arg]),
+                            "max |q(d)|/|d|^4": str(val), "L/Upsilon^2": str(bound)}))
+    return out
 
 
-def _explicit_extras(draw: Any, n: int) -> dict[str, Any]:
+# ---- the exact search ---------------------------------------------------------------------
+
+def _extras(draw: Any, n: int) -> dict[str, Any]:
     from hypothesis import strategies as st
 
     return {**lc.directions(draw, n),
             "m0_factor": draw(st.sampled_from([Fraction(1), Fraction(2), Fraction(3, 2)]))}
 
 
-# ---- explicit reading, corrected ---------------------------------------------------------------
+def strategy(ctx: Context) -> Any:
+    """Exact W of the statement's family (sizes 1…n_search), β₀ = f·(−α(W)), M₀ = factor·max|W_ij|
+    (factor ≥ 1), and a direction d."""
+    law = ctx.law(LocalQuartic)
+    family = "diagonalizable" if law.family == "diagonalizable" else "all"
+    return lc.hurwitz_instances(1, int(ctx["n_search"]), family, extras=_extras)
 
-def symbolic_corrected(ctx: Context) -> list[Evidence]:
-    from recmem.theory.lyapunov import local_explicit_corrected_proof
 
-    proof, sec = lc.proof_time(local_explicit_corrected_proof)
+def _limit_bounds(law: LocalQuartic, inst: lc.HurwitzInstance, w: Any, p: Any, m0: Fraction
+                  ) -> tuple[Fraction, Fraction | None]:
+    """Rational bounds lo ≤ (L/Υ²)² ≤ hi of the reading's constant (``law.limit``, which increases
+    with ‖W‖₂, ‖P‖₂, κ₂(V)) from rational bounds of ‖W‖₂², ‖P‖₂ and κ₂(V)², evaluated exactly."""
+    import sympy as sp
+
+    n = inst.n
+    k2_lo: Fraction = Fraction(1)
+    k2_hi: Fraction | None = Fraction(1)
+    if law.radius == "beta0/(n M0 kappa^2)":
+        assert inst.V is not None
+        from recmem.numerics.lyapunov import fmpq_matrix
+
+        v = fmpq_matrix(inst.V)
+        g, gi = v.transpose() * v, lc.inverse_gram(v)
+        k2_lo = lc.lmax_lower(g) * lc.lmax_lower(gi)
+        ug, ugi = lc.lmax_upper(g), lc.lmax_upper(gi)
+        k2_hi = None if ug is None or ugi is None else ug * ugi
+    wtw = w.transpose() * w
+    w2_lo, p_lo, w2_hi, p_hi = lc.lmax_lower(wtw), lc.lmax_lower(p), lc.lmax_upper(wtw), lc.lmax_upper(p)
+    q = lambda x: sp.Rational(x.numerator, x.denominator)  # noqa: E731
+
+    def squared(k2: Fraction, w2: Fraction, pn: Fraction) -> Fraction:
+        c = law.limit(m0=q(m0), beta0=q(inst.beta0), n=n, kappa=sp.sqrt(q(k2)),
+                      wnorm=sp.sqrt(q(w2)), pnorm=q(pn))
+        return Fraction(str(sp.Rational(sp.expand(c * c))))
+
+    lo = squared(k2_lo, w2_lo, p_lo)
+    hi = None if None in (k2_hi, w2_hi, p_hi) else squared(k2_hi, w2_hi, p_hi)  # type: ignore[arg-type]
+    return lo, hi
+
+
+def holds(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
+    """Exact over ℚ: for the drawn direction and the candidate directions (the basis, small lattice
+    directions, a float maximiser) that a float screen ranks highest, q(d)² against rational bounds
+    of (L/Υ²)²·|d|⁸; a violation is certified against an upper bound and shown with a rational
+    v = s·d, |v|₂ ≤ Υ, L = 1."""
+    from recmem.numerics import lyapunov as ly
+
+    law = ctx.law(LocalQuartic)
+    w = ly.fmpq_matrix(inst.W)
+    p = ly.exact(w).P
+    m0 = max(abs(x) for row in inst.W for x in row) * inst.extra["m0_factor"]
+    values: dict[str, Any] = {**inst.record(), "M0": str(m0), "L": "1",
+                              "d": str([str(x) for x in inst.extra["d"]])}
+    lo, hi = _limit_bounds(law, inst, w, p, m0)
+    cands = lc.candidate_directions(w, p, inst.extra["d"], lattice=law.radius == "beta0/M0")
+    # a float screen picks which candidates to decide exactly: the drawn d and the 4 largest
+    # ratios |q(d)|/|d|⁴ (a search heuristic; every decision below is exact)
+    screen = lc.float_ratios(w, p, cands)
+    top = sorted(range(1, len(cands)), key=lambda k: -screen[k])[:4]
+    undecided = False
+    for d in [cands[0]] + [cands[k] for k in top]:
+        q = lc.local_q(w, p, d)
+        d2 = sum((x * x for x in d), Fraction(0))
+        if q * q <= lo * d2 ** 4:
+            continue
+        if hi is not None and q * q > hi * d2 ** 4:
+            values |= {"direction": str([str(x) for x in d]), "q(direction)": str(q)}
+            if law.radius == "beta0/M0":  # an explicit violating v, |v|₂² ≤ Υ² = 1/c
+                c = law.limit(m0=m0, beta0=inst.beta0, n=inst.n, kappa=1, wnorm=1, pnorm=1)
+                s = lc.rational_scale(d2 / abs(q), 1 / (c * d2))
+                if s is not None:
+                    v = [s * x for x in d]
+                    values |= {"v": str([str(x) for x in v]), "|v|^2": str(s * s * d2),
+                               "Upsilon^2": str(1 / c), "|q(v)|": str(abs(q) * s ** 4),
+                               "L|v|^2": str(s * s * d2)}
+            return Instance(False, "exact over ℚ: q(d)² exceeds a certified upper bound of "
+                            "(L/Υ²)²·|d|⁸, so |q(v)| > L|v|₂² at v = Υd/|d|₂", values)
+        undecided = True
+    if undecided:
+        return Instance(None, "undecided: the rational bounds of L/Υ² do not separate", values)
+    return Instance(True, "exact over ℚ: q(d)² ≤ ℓ·|d|⁸ with a rational lower bound ℓ of (L/Υ²)², for "
+                    "the drawn d and the candidate directions", values)
+
+
+def symbolic(ctx: Context) -> list[Evidence]:
+    """The reading decided by the superdiagonal sequence, exact witnesses or the general
+    argument (theory.lyapunov.local_proof)."""
+    from recmem.theory.lyapunov import local_proof
+
+    proof, sec = lc.proof_time(lambda: local_proof(ctx.law(LocalQuartic)))
     return [from_proof(proof, sec)]
 
 
-def numeric_corrected(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    d = lc.draw_from(ctx, kind="diagonalizable")
-    cond = _cond(ctx, d)
-    t0 = time.perf_counter()
+# ---- eqs. (92)–(98) ---------------------------------------------------------------------------
+
+def cube_cases(ctx: Context) -> list[tuple[str, list[list[Fraction]], list[Fraction]]]:
+    """(label, W, v): W = [1] at v = 1/2 (|Diag(v)²Wv| = |v|³ = 1/8: the bound is attained there
+    and a higher power of |v| fails), the normal Hurwitz W = [[−1, 1], [−1, −1]] at v = (1/2, −1/4)
+    (the printed bound fails: (92)–(98) is homogeneous of degree 3), and the drawn W with a seeded
+    direction scaled to |v|_∞ = 1/2. Every v has |v|₂ < 1, where each control is stricter than the
+    statement, so one check can tell them apart (rule C)."""
+    from recmem.numerics.lyapunov import fractions
+
+    d = lc.draw_from(ctx)
+    dirs = direction_set(d.n, ctx.seed + int(ctx["draw"]), 1)
+    top = max(abs(x) for x in dirs[-1])
+    v = [x / (2 * top) for x in dirs[-1]]  # |v|_∞ = 1/2: |v|₂ < 1 for n ≤ 3, where |v|⁴ < |v|³
+    return [("W = [1], v = 1/2 (bound attained)", [[Fraction(1)]], [Fraction(1, 2)]),
+            ("W = [[−1, 1], [−1, −1]], v = (1/2, −1/4)", [[Fraction(-1), Fraction(1)],
+                                                          [Fraction(-1), Fraction(-1)]],
+             [Fraction(1, 2), Fraction(-1, 4)]),
+            ("drawn W, seeded v with |v|_∞ = 1/2", fractions(d.W), v)]
+
+
+def cube_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
+    """|Diag(v)²Wv|₂ computed in ``backend`` against the bound factor·m^p·M₀|v|₂^power computed
+    there (M₀ = max|W_ij|)."""
+    law = ctx.law(DiagCubeBound)
+    bits = backend.precision_bits
+    out = []
+    for label, w, v in cube_cases(ctx):
+        t0 = time.perf_counter()
+        m = len(v)
+        m0 = max(abs(x) for row in w for x in row)
+        lhs, rhs = _cube_in(backend, law, w, v, m0)
+        # each entry of Diag(v)²Wv is a sum of m products of four factors: relative error ≲ (m+3)u;
+        # the norms and the bound add a few more roundings: c·(m + 8)·u·(M₀·m·|v|∞³·√m) absolute
+        scale = m0 * m * max(abs(x) for x in v) ** 3 * (m ** 0.5)
+        tol_abs = 0 if backend.encloses else lc.C_TOL * (m + 8) * backend.unit_roundoff * \
+            mpmath.mpf(float(scale))
+        def again(b2: int, w: Any = w, v: Any = v, m0: Fraction = m0) -> lc.Value:
+            return _cube_in(lc.backend_at(backend, b2), law, w, v, m0)[0]
+
+        out.append(lc.compare(
+            f"|Diag(v)²Wv|₂ ≤ the bound ({label})", backend, lhs, rhs, relation="le",
+            tol_abs=mpmath.mpf(tol_abs), tol_text=f"c·(m + 8)·u·M₀·m^1.5·|v|∞³, c={lc.C_TOL}, "
+            f"u=2^-{bits}" if tol_abs else "ball arithmetic", t0=t0, recompute=again,
+            counterexample={"W": lc._fmt(w), "v": str([str(x) for x in v]), "M0": str(m0),
+                            "|Diag(v)^2 W v|": str(lhs), "bound": str(rhs)}))
+    return out
+
+
+def _cube_in(backend: AbstractBackend, law: DiagCubeBound, w: list[list[Fraction]],
+             v: list[Fraction], m0: Fraction) -> tuple[lc.Value, lc.Value]:
+    from recmem.theory.lyapunov import diag_product
+
     kind = backend.spec.kind
-    dirs = direction_set(d.n, d.seed, int(ctx["directions"]))
-    val, _, tol_abs, arg = ratio_in(backend, d.W, dirs, cond)
-    kv = lc.kappa_v(d.V, kind, backend.precision_bits, backend.spec.device or "cpu")
-    m0, beta0, n = _m0(d.W), -d.abscissa, d.n
-    bound = kv.square().scale(n * m0 / beta0)
-    return [lc.compare(
-        f"max_d |q(d)|/|d|⁴ ≤ n·M₀·κ₂(V)²/β₀ = L/Υ² at Υ = √(β₀L/(nM₀κ₂(V)²)) ({d}, M₀ = {m0}, "
-        f"κ₂(V) = {mpmath.nstr(kv.mid, 6)})", backend, val, bound, relation="le", tol_abs=tol_abs,
-        tol_text=f"c·n·κ(L)·u·2‖W‖₂‖P‖₂, κ(L)={cond}" if tol_abs else "ball arithmetic",
-        kappa_text=str(cond), t0=t0, data={"maximising direction": str([str(x) for x in arg])})]
+    bits = backend.precision_bits
+    m = len(v)
+    if kind == "flint":
+        import flint
+
+        with flint.ctx.workprec(bits):
+            wa = [[flint.arb(flint.fmpq(x.numerator, x.denominator)) for x in row] for row in w]
+            va = [flint.arb(flint.fmpq(x.numerator, x.denominator)) for x in v]
+            c = diag_product(wa, va)
+            lhs = sum((x * x for x in c), flint.arb(0)).sqrt()
+            vn = sum((x * x for x in va), flint.arb(0)).sqrt()
+            rhs = law.bound(m, flint.arb(flint.fmpq(m0.numerator, m0.denominator)), vn,
+                            lambda k: flint.arb(k).sqrt())
+        return lc.ball_value(lhs, bits), lc.ball_value(rhs, bits)
+    if kind == "mpmath":
+        ctx = mpmath.MPContext()
+        ctx.prec = bits
+        conv: Callable[[Fraction], Any] = lambda x: ctx.mpf(x.numerator) / x.denominator  # noqa: E731
+        wa, va = [[conv(x) for x in row] for row in w], [conv(x) for x in v]
+        c = diag_product(wa, va)
+        lhs = ctx.sqrt(ctx.fsum(x * x for x in c))
+        rhs = law.bound(m, conv(m0), ctx.sqrt(ctx.fsum(x * x for x in va)), lambda k: ctx.sqrt(k))
+        return lc.Value.point(lhs, bits), lc.Value.point(rhs, bits)
+    import numpy as np
+
+    dt: Any = np.float32 if backend.spec.dtype == "float32" else np.float64
+    wa_: Any = np.array([[x.numerator / x.denominator for x in row] for row in w], dtype=dt)
+    va_: Any = np.array([x.numerator / x.denominator for x in v], dtype=dt)
+    if kind == "torch":
+        import torch
+
+        tdt = torch.float32 if dt == np.float32 else torch.float64
+        wt, vt = torch.as_tensor(wa_, dtype=tdt), torch.as_tensor(va_, dtype=tdt)
+        c_t = vt * vt * (wt @ vt)
+        lhs_f = float(torch.linalg.vector_norm(c_t))
+        rhs_f = float(law.bound(m, torch.tensor(float(m0), dtype=tdt), torch.linalg.vector_norm(vt),
+                                lambda k: torch.sqrt(torch.tensor(float(k), dtype=tdt))))
+    else:
+        c_n = va_ * va_ * (wa_ @ va_)
+        lhs_f = float(np.linalg.norm(c_n))
+        rhs_f = float(law.bound(m, dt(m0.numerator / m0.denominator), np.linalg.norm(va_),
+                                lambda k: np.sqrt(dt(k))))
+    return lc.Value.point(mpmath.mpf(lhs_f), bits), lc.Value.point(mpmath.mpf(rhs_f), bits)
 
 
-def holds_corrected(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
-    from recmem.numerics import lyapunov as ly
+def cube_strategy(ctx: Context) -> Any:
+    """m ≤ n_search, W = M·S with a sign-like pattern S (entries ±1, ±1/2, 0), or half of the time
+    the extreme point W_ij = M·sign(v_j) of the entry box (which maximises every |(Wv)_i|), declared
+    M₀ = factor·max|W_ij| (factor ≥ 1; the boundary factor 1 mostly), and v with small entries first
+    (|v|₂ < 1 is where a higher power of |v|₂ fails)."""
+    from hypothesis import strategies as st
 
-    assert inst.V is not None
-    w = ly.fmpq_matrix(inst.W)
-    p = ly.exact(w).P
-    v = ly.fmpq_matrix(inst.V)
-    m0 = _m0(w) * inst.extra["m0_factor"]
-    k2_lo = lc.lmax_lower(v.transpose() * v) * lc.lmax_lower(lc.inverse_gram(v))  # ≤ κ₂(V)²
-    values = {**inst.record(), "M0": str(m0), "d": str([str(x) for x in inst.extra["d"]]),
-              "kappa2(V)^2 >=": str(k2_lo)}
-    for d in lc.candidate_directions(w, p, inst.extra["d"]):
-        q = lc.local_q(w, p, d)
-        d2 = sum((x * x for x in d), Fraction(0))
-        if inst.beta0 * abs(q) > inst.n * m0 * k2_lo * d2 * d2:
-            return Instance(None, "undecided (only a lower bound of κ₂(V)² was formed)",
-                            values | {"direction": str([str(x) for x in d]), "q": str(q)})
-    return Instance(True, "exact over ℚ: β₀|q(d)| ≤ n·M₀·ℓ·|d|⁴ with ℓ ≤ κ₂(V)² (Rayleigh), for the "
-                          "drawn d and the candidate directions", values)
+    pattern = st.sampled_from([Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(-1, 2), Fraction(0)])
+    entries = st.sampled_from([Fraction(1, 2), Fraction(1, 4), Fraction(-1, 2), Fraction(1),
+                               Fraction(-1, 4), Fraction(-1), Fraction(2), Fraction(0)])
+
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        m = draw(st.integers(1, int(ctx["n_search"])))
+        scale = draw(st.sampled_from([Fraction(1), Fraction(2), Fraction(1, 2)]))
+        w = [[scale * draw(pattern) for _ in range(m)] for _ in range(m)]
+        v = draw(st.lists(entries, min_size=m, max_size=m))
+        if not any(v):  # no filter: the simplest draw stays valid
+            v[-1] = Fraction(1)
+        if draw(st.booleans()):  # the maximiser of every |(Wv)_i| over the box: W_ij = M·sign(v_j)
+            w = [[scale * (1 if x > 0 else -1 if x < 0 else 0) for x in v] for _ in range(m)]
+        # M₀ = max|W_ij| (the boundary of (87)) three times out of four
+        factor = draw(st.sampled_from([Fraction(1), Fraction(1), Fraction(1), Fraction(3, 2)]))
+        return {"W": w, "v": v, "M0": max((abs(x) for row in w for x in row), default=Fraction(0))
+                * factor}
+
+    return build()
+
+
+def cube_holds(inst: dict[str, Any], ctx: Context) -> Instance:
+    """Exact over ℚ: |Diag(v)²Wv|₂² against the bound squared; (92)'s printed expansion shown."""
+    from recmem.theory.lyapunov import diag_product, printed_expansion
+
+    law = ctx.law(DiagCubeBound)
+    w, v, m0 = inst["W"], inst["v"], inst["M0"]
+    c = diag_product(w, v)
+    lhs2 = sum((x * x for x in c), Fraction(0))
+    rhs2 = law.bound_squared(len(v), m0, sum((x * x for x in v), Fraction(0)))
+    printed = printed_expansion(w, v)
+    return Instance(lhs2 <= rhs2, "exact over ℚ (squares compared)",
+                    {"W": lc._fmt(w), "v": str([str(x) for x in v]), "M0": str(m0),
+                     "Diag(v)^2 W v": str([str(x) for x in c]), "|Diag(v)^2 W v|^2": str(lhs2),
+                     "bound^2": str(rhs2),
+                     "(92)'s printed expansion": str([str(x) for x in printed])})
+
+
+def cube_symbolic(ctx: Context) -> list[Evidence]:
+    from recmem.theory.lyapunov import cube_proof
+
+    proof, sec = lc.proof_time(lambda: cube_proof(ctx.law(DiagCubeBound)))
+    return [from_proof(proof, sec)]
 
 
 # ---- claims ---------------------------------------------------------------------------------------
 
-STATEMENT = ("Lemma A.9: with |W_ij| ≤ M₀, for any L > 0 there is Υ > 0 (any 0 < Υ ≤ √(β₀L/M₀)) such "
-             "that |vᵀ(Wᵀ Diag(v)² P + P Diag(v)² W) v| ≤ L |v|₂² whenever |v|₂ ≤ Υ")
-
-
-def _params(n: int, kind: str | None = "nonnormal") -> tuple[Param, ...]:
+def _params(n: int, kind: str | None = "nonnormal", n_search: int = 3) -> tuple[Param, ...]:
     base: tuple[Param, ...] = (lc.p_n(n),)
     if kind is not None:
         base += (lc.p_kind(kind), lc.p_departure())
     return (*base, lc.p_draw(),
             Param("directions", 24, "random directions d (besides e_i, e_i ± e_j)", int,
                   check=at_least(0)),
-            lc.p_n_search(3))
+            lc.p_n_search(n_search))
 
 
-def _strategy(family: str, extras: Callable[[Any, int], Any]) -> Callable[[Context], Any]:
-    return lambda ctx: lc.hurwitz_instances(1, int(ctx["n_search"]), family, extras=extras)
-
+TOL = ("exact over ℚ in the search (rational bounds of L/Υ²); enclosure (flint balls of q(d), "
+       "‖W‖₂, ‖P‖₂, κ₂(V)); point arithmetics: c·n·κ(L)·u·2‖W‖₂‖P‖₂ with u of the arithmetic that "
+       "ran; mpmath violations recomputed at doubled precision")
+SEQUENCE_NOTE = ("q_m(Υe_m) = −2Υ⁴(P_m)_mm for W_m = −I_m + 2N_m, and (P_m)_mm = ½Σ_{k<m} C(2k, k) "
+                 "grows without bound, so no Υ serves every m; a bound |W_ij| ≤ M₀ gives "
+                 "sup_m ‖P_m‖₂ < ∞ only for a fixed size m (compactness), not for a sequence.")
 
 CLAIMS = [
     Claim(
         id="W.lyapunov-local",
-        title="Lemma A.9 (existential reading)",
-        statement=STATEMENT,
-        provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
-        tolerance="exact over ℚ in the search (rational Rayleigh bounds of ‖W‖₂, ‖P‖₂); enclosure "
-                  "(flint balls of q(d), ‖W‖₂, ‖P‖₂); floats: c·n·κ(L)·u·2‖W‖₂‖P‖₂",
+        title="Lemma A.9 as printed: one Υ for every m",
+        statement=LocalQuartic(),
+        provenance=Provenance("W", WHERE, QUOTE),
+        tolerance="exact (SymPy: the closed form of (P_m)_mm for every m, with symbolic k; the "
+                  "exact solve of (88) for m ≤ 5)",
+        uses=("W.lyapunov", "W.lyapunov-bound.uniform"),
+        symbolic=symbolic,
+        reading=READING_EXISTS,
+        notes=SEQUENCE_NOTE + " For one fixed W the existential statement holds "
+                              "(W.lyapunov-local.weak).",
+    ),
+    Claim(
+        id="W.lyapunov-local.weak",
+        title="Lemma A.9 for one W: Υ = √(L/(2‖W‖₂‖P‖₂)) works",
+        statement=LocalQuartic(radius="1/(2|W||P|)", uniform=False),
+        provenance=Provenance("W", WHERE, QUOTE),
+        tolerance=TOL,
         uses=("W.lyapunov",),
         params=_params(3),
-        symbolic=symbolic_exists,
-        numeric=numeric_exists,
-        strategy=_strategy("all", lc.directions),
-        holds=holds_exists,
-        reading=READING_EXISTS,
-        notes="Witness Υ = √(L/(2‖W‖₂‖P‖₂)) from |q(v)| ≤ 2‖P‖₂‖W‖₂|v|_∞²|v|₂². In the paper the "
-              "lemma is about a sequence W_m; a uniform Υ then needs sup_m ‖P_m‖₂ < ∞, which the "
-              "bound |W_ij| ≤ M₀ gives by compactness, not Lemma A.8 (refuted).",
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
+        corrects="W.lyapunov-local",
+        reading=READING_WEAK,
+        notes="|q(v)| ≤ 2‖P‖₂‖W‖₂|v|_∞²|v|₂² ≤ 2‖P‖₂‖W‖₂|v|₂⁴. The radius depends on W (on m), so this "
+              "does not give the uniform Υ that the proof of Theorem 3.9 (A.9, eq. (52)) needs.",
     ),
     Claim(
         id="W.lyapunov-local.explicit",
         title="Lemma A.9 (explicit reading: Υ ≤ √(β₀L/M₀))",
-        statement=STATEMENT,
-        provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
-        tolerance="exact over ℚ (SymPy instances, the search); enclosure (flint); floats: "
-                  "c·n·κ(L)·u·2‖W‖₂‖P‖₂; mpmath violations recomputed at doubled precision",
+        statement=LocalQuartic(radius="beta0/M0"),
+        provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_RADIUS),
+        tolerance=TOL,
         uses=("W.lyapunov-local", "W.lyapunov-bound"),
         params=_params(3),
-        symbolic=symbolic_explicit,
-        numeric=numeric_explicit,
-        strategy=_strategy("all", _explicit_extras),
-        holds=holds_explicit,
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         reading=READING_EXPLICIT,
         notes="Fails for two reasons: ‖P‖₂ ≤ 1/(2β₀) (Lemma A.8) is false for non-normal W, and the "
-              "proof's ‖W‖₂ ≤ M₀ confuses the max-norm bound |W_ij| ≤ M₀ with the spectral norm "
-              "(‖W‖₂ ≤ nM₀ only): the normal W = [[−1, 1], [−1, −1]] (P = I/2) already violates it "
-              "at v = (25/26, −5/26), L = 1, Υ = 1.",
+              "bound (98) is false for the vector Diag(v)²Wv ((92) expands another vector: "
+              "W.lyapunov-local.eq92): the normal W = [[−1, 1], [−1, −1]] (P = I/2) already violates "
+              "it at v = (25/26, −5/26), L = 1, Υ = 1. One W is a counterexample at its index m "
+              "(complete the sequence with −I_m).",
     ),
     Claim(
         id="W.lyapunov-local.explicit.corrected",
         title="Lemma A.9 with the radius √(β₀L/(n M₀ κ₂(V)²))",
-        statement="with |W_ij| ≤ M₀, sup_i Re λ_i(W) ≤ −β₀ < 0 and W = V B V⁻¹ (B normal), for any "
-                  "L > 0 and any 0 < Υ ≤ √(β₀L/(n M₀ κ₂(V)²)): |vᵀ(Wᵀ Diag(v)² P + P Diag(v)² W) v| "
-                  "≤ L |v|₂² whenever |v|₂ ≤ Υ",
-        provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
-        tolerance="exact over ℚ in the search (rational lower bound of κ₂(V)²); enclosure (flint: "
-                  "certified κ₂(V)); floats: c·n·κ(L)·u·2‖W‖₂‖P‖₂",
+        statement=LocalQuartic(radius="beta0/(n M0 kappa^2)", uniform=False, family="diagonalizable"),
+        provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_RADIUS),
+        tolerance=TOL + "; κ₂(V) certified in flint",
         uses=("W.lyapunov-local", "W.lyapunov-bound.weak"),
         params=_params(4, None),
-        symbolic=symbolic_corrected,
-        numeric=numeric_corrected,
-        strategy=_strategy("diagonalizable", _explicit_extras),
-        holds=holds_corrected,
+        symbolic=symbolic,
+        numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         corrects="W.lyapunov-local.explicit",
-        reading=READING_EXPLICIT,
-        notes="For normal W (κ₂(V) = 1) the radius is √(β₀L/(nM₀)): the printed one divided by √n.",
+        reading=READING_CORRECTED,
+        notes="‖W‖₂ ≤ ‖W‖_F ≤ nM₀ and ‖P‖₂ ≤ κ₂(V)²/(2β₀) (W.lyapunov-bound.weak) make "
+              "√(β₀L/(nM₀κ₂(V)²)) ≤ √(L/(2‖W‖₂‖P‖₂)). For normal W (κ₂(V) = 1) the radius is the "
+              "printed one divided by √n; it shrinks with m, so it is no uniform Υ either.",
+    ),
+    Claim(
+        id="W.lyapunov-local.eq92",
+        title="Proof of Lemma A.9, eqs. (92)–(98): |Diag(v)²Wv|₂ ≤ M₀|v|₂³",
+        statement=DiagCubeBound(),
+        provenance=Provenance("W", "App. A.10, proof of Lemma A.9, eqs. (92)–(98)", QUOTE_92),
+        tolerance="exact (ℚ: squares compared); enclosure (flint); point arithmetics "
+                  "c·(m + 8)·u·M₀·m^1.5·|v|∞³",
+        params=(lc.p_n(3), lc.p_kind("nonnormal"), lc.p_departure(), lc.p_draw(),
+                lc.p_n_search(3)),
+        symbolic=cube_symbolic,
+        numeric=cube_numeric,
+        strategy=cube_strategy,
+        holds=cube_holds,
+        notes="A finding: the left side of (92) is the norm of Diag(v)²Wv, with entries "
+              "v_i²Σ_j W_ij v_j; the right side expands (Σ_j v_j² W_ji v_i)_i (the square on the "
+              "summed index, W transposed), for which (93)–(98) are right. For the actual vector "
+              "the dimension-free bound (98) fails; |(Wv)_i| ≤ M₀|v|₁ ≤ √m M₀|v|₂ gives the "
+              "correction (.corrected), and the √m is needed (v = (1, s, …, s)).",
+    ),
+    Claim(
+        id="W.lyapunov-local.eq92.corrected",
+        title="|Diag(v)²Wv|₂ ≤ √m·M₀|v|₂³",
+        statement=DiagCubeBound(dim_power=Fraction(1, 2)),
+        provenance=Provenance("W", "App. A.10, proof of Lemma A.9, eqs. (92)–(98)", QUOTE_92),
+        tolerance="exact (ℚ: squares compared); enclosure (flint); point arithmetics "
+                  "c·(m + 8)·u·M₀·m^1.5·|v|∞³",
+        params=(lc.p_n(3), lc.p_kind("nonnormal"), lc.p_departure(), lc.p_draw(),
+                lc.p_n_search(3)),
+        symbolic=cube_symbolic,
+        numeric=cube_numeric,
+        strategy=cube_strategy,
+        holds=cube_holds,
+        corrects="W.lyapunov-local.eq92",
     ),
 ]
