@@ -54,7 +54,7 @@ _MODULE_ORDER = {name: i for i, name in enumerate(
      # paper W
      "memory-linear", "memory-def", "memory-impulse", "rnn-linear-memory", "rnn-decaying",
      "perturbation", "stable-exp", "activations", "theorem", "lyapunov", "lyapunov-bound",
-     "lyapunov-local", "limit-decay", "reparam", "rescaling"])}
+     "lyapunov-local", "semigroup-bound", "limit-decay", "reparam", "rescaling"])}
 
 
 def get(claim_id: str) -> Claim:
