@@ -33,3 +33,11 @@ def assert_corrections_point_at_their_parent(report: Report) -> None:
     for c in report.claims:
         if c.id.endswith((".corrected", ".weak")):
             assert c.corrects in ids, c.id
+
+
+def assert_every_control_told_apart(report: Report) -> None:
+    """Issue 7's bar: every claim has controls, and the default run tells each apart."""
+    for c in report.claims:
+        assert c.controls, c.id
+        missed = [r.change for r in c.controls if not r.told_apart]
+        assert not missed, (c.id, missed)

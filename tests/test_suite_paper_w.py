@@ -20,14 +20,24 @@ PAPER_W = ["W.memory-linear", "W.memory-def", "W.memory-impulse", "W.rnn-linear-
 
 V, C, R, INC = Verdict.VERIFIED, Verdict.CORROBORATED, Verdict.REFUTED, Verdict.INCONCLUSIVE
 EXPECTED = {
-    "W.memory-linear": V, "W.memory-def": V, "W.memory-impulse": V,
-    "W.rnn-linear-memory": R, "W.rnn-linear-memory.bound": R, "W.rnn-linear-memory.corrected": V,
-    "W.rnn-decaying": R, "W.rnn-decaying.corrected": V, "W.perturbation": V, "W.stable-exp": INC,
-    "W.activations": V, "W.theorem": C, "W.theorem.rnn-step": R, "W.lyapunov": V,
-    "W.lyapunov-bound": R, "W.lyapunov-bound.corrected": V, "W.lyapunov-bound.weak": V,
-    "W.lyapunov-local": V, "W.lyapunov-local.explicit": R, "W.lyapunov-local.explicit.corrected": V,
-    "W.limit-decay": V, "W.reparam": R, "W.reparam.corrected": V, "W.reparam.elementwise": R,
-    "W.reparam.lru": V, "W.rescaling": V,
+    "W.memory-linear": V, "W.memory-def": V, "W.memory-def.normalisation": R,
+    "W.memory-def.pointwise": R, "W.memory-impulse": V, "W.memory-impulse.literal": R,
+    "W.memory-impulse.sketch": R, "W.memory-impulse.sketch.corrected": V, "W.rnn-linear-memory": R,
+    "W.rnn-linear-memory.bound": R, "W.rnn-linear-memory.corrected": V, "W.rnn-decaying": R,
+    "W.rnn-decaying.app-i1": R, "W.rnn-decaying.corrected": V, "W.perturbation": V,
+    "W.perturbation.lemma-a6": R, "W.perturbation.lemma-a6.corrected": V, "W.stable-exp": INC,
+    "W.stable-exp.l1": INC, "W.activations": V, "W.theorem": C, "W.theorem.horizon": R,
+    "W.theorem.horizon.corrected": V, "W.theorem.rnn-step": R, "W.theorem.rnn-step.def31": R,
+    "W.theorem.slope": R, "W.theorem.slope.a1": R, "W.theorem.slope.a1.corrected": V,
+    "W.theorem.slope.corrected": V, "W.lyapunov": V, "W.lyapunov.any-q": R, "W.lyapunov-bound": R,
+    "W.lyapunov-bound.corrected": V, "W.lyapunov-bound.uniform": R, "W.lyapunov-bound.weak": V,
+    "W.lyapunov-local": R, "W.lyapunov-local.eq92": R, "W.lyapunov-local.eq92.corrected": V,
+    "W.lyapunov-local.explicit": R, "W.lyapunov-local.explicit.corrected": V,
+    "W.lyapunov-local.weak": V, "W.semigroup-bound": R, "W.semigroup-bound.corrected": V,
+    "W.limit-decay": V, "W.limit-decay.proof-transform": R,
+    "W.limit-decay.proof-transform.corrected": V, "W.reparam": R, "W.reparam.corrected": V,
+    "W.reparam.elementwise": R, "W.reparam.lru": V, "W.reparam.lru.real-part": R, "W.rescaling": R,
+    "W.rescaling.corrected": V, "W.rescaling.integrable": R,
 }
 NUMERIC = {"mpmath@256", "flint@256", "numpy", "torch:cpu"}
 
@@ -52,6 +62,11 @@ def test_every_claim_rests_on_two_arithmetics(report) -> None:
 
 def test_expected_findings(report) -> None:
     sc.assert_expected_findings(report, EXPECTED)
+    assert {c.id for c in report.claims} == set(EXPECTED)  # a new claim needs its expected verdict
+
+
+def test_every_control_is_told_apart(report) -> None:
+    sc.assert_every_control_told_apart(report)
 
 
 def test_refutations_carry_certified_counterexamples(report) -> None:

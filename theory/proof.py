@@ -33,6 +33,20 @@ class Proof:
                              "exact point)")
 
 
+def proof_from_steps(steps: Mapping[str, bool], scope: str, method: str,
+                     details: Mapping[str, Any] | None = None) -> Proof:
+    """A proof whose steps SymPy confirmed one by one: proved when every step is confirmed,
+    undecided otherwise (naming the steps). A step SymPy does not confirm is not a disproof:
+    simplification is no decision procedure for the expressions these steps involve, and a
+    failed step of a proof says nothing about the truth of what it was meant to prove."""
+    missing = [name for name, ok in steps.items() if not ok]
+    info = {**(details or {}), **{name: bool(ok) for name, ok in steps.items()}}
+    if missing:
+        return Proof(None, scope, f"{method}; SymPy could not confirm: {', '.join(missing)}",
+                     details=info)
+    return Proof(True, scope, method, details=info)
+
+
 def decide_zero(difference: Any, points: Iterable[Mapping[Any, Any]] = (),
                 simplify: Any = None) -> tuple[bool | None, dict[str, Any]]:
     """Decide whether a SymPy expression is identically zero.

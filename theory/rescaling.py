@@ -147,7 +147,7 @@ def rescaling_proof(st: RescaledExample) -> Proof:
                 j = int(witness["point"]["k"]) if "point" in witness else 1
                 t1 = sp.Integer(1)
 
-                def memory(side: Any, j: int = j) -> Any:
+                def memory(side: Any, j: int = j, part: str = part, t1: Any = t1) -> Any:
                     return sum(cf * sp.exp(rt * t1) for cf, rt in
                                (side(part, sp.Integer(i), one) for i in range(1, j + 1)))
 

@@ -323,7 +323,8 @@ class CausalFill(Statement):
     def text(self) -> str:
         cols = f"k{_minus(self.columns_offset)}"
         vec = "vec as in eq. 10" if self.layout == DIMS else "vec read time-major"
-        return (f"vec(ũ_k) = Ψ_L {self.recovery.operator} x agrees with u on its first {cols} "
+        c = "" if self.recovery.scale == 1 else f"({self.recovery.scale})·"
+        return (f"vec(ũ_k) = {c}Ψ_L {self.recovery.operator} x agrees with u on its first {cols} "
                 f"columns ({self.recovery.condition}, x = {self.recovery.state}, {vec})")
 
     def controls(self) -> tuple[Control, ...]:

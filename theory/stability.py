@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 NORM_SUB = {"1": "₁", "2": "₂", "inf": "_∞"}
@@ -179,16 +179,13 @@ def corner_proof() -> Proof:
     K = (t * mu * sp.exp(mu * t) - sp.exp(mu * t) + 1) / mu**2
     out_monotone = (sp.cancel(sp.diff(g, mu) - K) == 0 and sp.cancel(K.subs(t, 0)) == 0
                     and sp.cancel(sp.diff(K, t) - t * sp.exp(mu * t)) == 0)
-    holds = bool(bilinear and monotone and out_monotone)
-    return Proof(True if holds else None,
-                 "the 1-unit linear RNN c·u·e^{wt} under box perturbations of (w, u, c), any "
-                 "half-width ≥ 0, any finite grid of times t ≥ 0, memory and output norms",
-                 "φ is bilinear in (δc, δu) and ∂φ/∂δw = tφ, so for every t the range of φ over "
-                 "the box is spanned by its 8 corners (likewise ∫₀ᵗφ, whose μ-derivative is "
-                 "∫₀ᵗ s e^{μs} ds > 0); |ρ(t) − v| is convex in v, so its sup over the box is at a "
-                 "corner (SymPy: derivatives)",
-                 details={"bilinear": bilinear, "monotone_in_w": monotone,
-                          "output_monotone": out_monotone})
+    return proof_from_steps(
+        {"bilinear": bilinear, "monotone_in_w": monotone, "output_monotone": out_monotone},
+        "the 1-unit linear RNN c·u·e^{wt} under box perturbations of (w, u, c), any half-width "
+        "≥ 0, any finite grid of times t ≥ 0, memory and output norms",
+        "φ is bilinear in (δc, δu) and ∂φ/∂δw = tφ, so for every t the range of φ over the box is "
+        "spanned by its 8 corners (likewise ∫₀ᵗφ, whose μ-derivative is ∫₀ᵗ s e^{μs} ds > 0); "
+        "|ρ(t) − v| is convex in v, so its sup over the box is at a corner (SymPy: derivatives)")
 
 
 # ==== W.stable-exp =================================================================================
@@ -270,8 +267,9 @@ def exp_half_proof() -> Proof:
     limit0 = sp.limit(bound.subs(d, a0 - b), b, 0, "+")
     # ρ(t) = A^t is the 1-unit RNN c = u = 1, w = ln A (ExponentialKernel), C = V = 1
     realised = (A**t).rewrite(sp.exp) == sp.exp(sp.log(A) * t)
-    holds = bool(duhamel and stationary and peak and integral and limit0 == 0 and realised)
-    return Proof(True if holds else None,
+    return proof_from_steps(
+                 {"duhamel": duhamel, "stationary": stationary, "peak": peak,
+                  "integral": integral, "limit_at_0": limit0 == 0, "realised": realised},
                  "ρ a finite exponential sum (incl. a^t), realised exactly by W = diag(−r), U = 1, "
                  "c = coefficients, padded to any width m with idle units of rate min r: "
                  "E_m(β) ≤ B(β) for β < a = min r in the Sobolev-type norm over Heaviside inputs, "
@@ -281,9 +279,7 @@ def exp_half_proof() -> Proof:
                  "(cited, not derived here); SymPy: the Duhamel integral, the peak of "
                  "e^{−(a−β)t} − e^{−at} (β/(a−β)), the integrals over [0, ∞), lim_{β→0⁺} B(β) = 0, "
                  "and a^t = e^{t ln a}",
-                 details={"duhamel": duhamel, "stationary": stationary, "peak": peak,
-                          "integral": integral, "limit_at_0": str(limit0), "realised": realised,
-                          "B": str(bound)})
+                 details={"lim_(β→0⁺) B(β)": str(limit0), "B": str(bound)})
 
 
 def stable_exp_proof(law: StableApproximation, realisable: dict[str, str]) -> Proof:
@@ -567,11 +563,11 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
     if law.slope_power == 1 and law.factor <= 1 and law.lyapunov_slack:
         # |v| ≤ Υ_L on [0, t] (|v| decreases) ⇒ d|v|/dt ≤ −|w|(a − bΥ_L²)|v| = −a(1−L)|w||v|
         bL = sp.Symbol("L", positive=True)
-        ok = sp.simplify(a - b * (a * bL / b) - a * (1 - bL)) == 0
-        return Proof(True if ok else None, "𝒜₁ with diagonal W, max λ ≤ −β₀, |v_0| ≤ Υ_L = "
-                     "√(aL/b) (b > 0; b = 0 is linear)", "comparison: while |v| ≤ Υ_L, "
-                     "d|v|/dt = −|w||v|(a − bv²) ≤ −a(1 − L)β₀|v| (SymPy: a − bΥ_L² = a(1 − L); "
-                     "Bernoulli solution verified)", details={"bernoulli": bernoulli})
+        return proof_from_steps(
+            {"a − bΥ_L² = a(1 − L)": sp.simplify(a - b * (a * bL / b) - a * (1 - bL)) == 0},
+            "𝒜₁ with diagonal W, max λ ≤ −β₀, |v_0| ≤ Υ_L = √(aL/b) (b > 0; b = 0 is linear)",
+            "comparison: while |v| ≤ Υ_L, d|v|/dt = −|w||v|(a − bv²) ≤ −a(1 − L)β₀|v| (SymPy: "
+            "a − bΥ_L² = a(1 − L); Bernoulli solution verified)", details={"bernoulli": bernoulli})
     return Proof(None, "𝒜₁", f"κ = {law.kappa_text}: not decided")
 
 

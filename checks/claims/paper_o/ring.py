@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -69,8 +69,12 @@ def lemma6_backend(backend: AbstractBackend, u1s: Sequence[Fraction], u2s: Seque
             return backend.entries(backend.vector([QQi(q)]))[0]
 
         zero = const(Fraction(0))
-        return [law.node(x, u2, rmin, rmax, log=backend.log,
-                         exp_i=lambda m, _t, c=c: backend.exp(m) * c, const=const, zero=zero)
+
+        def exp_i(c: Any) -> Callable[[Any, Any], Any]:
+            return lambda m, _t: backend.exp(m) * c  # the turn's e^{2πit} is c, computed above
+
+        return [law.node(x, u2, rmin, rmax, log=backend.log, exp_i=exp_i(c), const=const,
+                         zero=zero)
                 for x, u2, c in zip(u1, u2s, cis, strict=True)]
 
 

@@ -165,7 +165,7 @@ def _failure(backend: AbstractBackend, law: Timestamp, lam0: QQi, k: int, t: mpm
     if excluded:
         how: str | None = (f"ball arithmetic at {backend.precision_bits} bits: the enclosure of "
                            f"the recovered value excludes {law.claimed(k)}")
-        ok = False
+        ok: bool | None = False
     else:
         ok, exact_how, vals = th.decide(law, lam0, k)
         how = f"exact: {exact_how}" if ok is False else None

@@ -16,7 +16,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import mpmath
 import numpy as np
@@ -101,7 +101,8 @@ def p_ode_bits(default: int = 128) -> Param:
 def kernels_of(ctx: Context) -> list[Kernel]:
     """The claim's kernels with the weight vector applied."""
     w = tuple(ctx["weights"])
-    return [dataclasses.replace(parse_kernel(s), weights=w) for s in ctx["kernels"]]
+    # every concrete Kernel is a dataclass (the abstract base is not, hence the cast)
+    return [dataclasses.replace(cast(Any, parse_kernel(s)), weights=w) for s in ctx["kernels"]]
 
 
 def times_of(ctx: Context) -> np.ndarray:

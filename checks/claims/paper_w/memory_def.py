@@ -25,11 +25,13 @@ M(T) ≥ 1/π for every T.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from fractions import Fraction
 from typing import Any
 
+import mpmath
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Provenance, by_arithmetic
@@ -359,6 +361,8 @@ def normalisation_holds(instance: Any, ctx: Context) -> Instance:
 # ---- W.memory-def.pointwise --------------------------------------------------------------------
 
 SIN_TIMES = (1.0, 2.0, 4.0, 8.0)
+SIN_GRID = (*SIN_TIMES, 16.0, 24.0)
+SIN_BITS = 53  # most bits the mpmath side integrates the sin RNN with (its cost grows fast)
 
 
 def pointwise_symbolic(ctx: Context) -> list[Evidence]:
@@ -369,47 +373,74 @@ def pointwise_symbolic(ctx: Context) -> list[Evidence]:
     return [from_proof(decay_reading_proof(ctx.law(DecayReading)), time.perf_counter() - t0)]
 
 
-def _sin_rate(x: float, times: np.ndarray, rtol: float) -> np.ndarray:
-    """d/dt ŷ of h' = sin(x − h), ŷ = h, from rest, integrated by DOP853 (the definition)."""
-    from scipy.integrate import solve_ivp
+@functools.lru_cache(maxsize=64)
+def _sin_rates(kind: str, bits: int, x: float) -> tuple[tuple[float, ...], float]:
+    """d/dt ŷ = sin(x − h) on SIN_GRID for h' = sin(x − h), ŷ = h, from rest (the definition),
+    integrated in the arithmetic ``kind``, and a bound on its error: DOP853 (SciPy, float64) at
+    rtol 1e-12 vs 1e-10, or mpmath's Taylor-series ODE solver at ``bits`` vs 10 bits more. A
+    pure function of its arguments, so the statement and its controls share the integrations."""
+    times = np.array(SIN_GRID)
+    if kind == "numpy":
+        from scipy.integrate import solve_ivp
 
-    sol = solve_ivp(lambda _, h: np.sin(x - h), (0.0, float(times.max())), [0.0], method="DOP853",
-                    t_eval=times, rtol=rtol, atol=rtol * 1e-2)
-    return np.asarray(np.sin(x - sol.y[0]))
+        def rate(rtol: float) -> np.ndarray:
+            sol = solve_ivp(lambda _, h: np.sin(x - h), (0.0, float(times.max())), [0.0],
+                            method="DOP853", t_eval=times, rtol=rtol, atol=rtol * 1e-2)
+            return np.asarray(np.sin(x - sol.y[0]))
+
+        tight, loose = rate(1e-12), rate(1e-10)
+        return tuple(tight), float(np.max(np.abs(tight - loose))) + 16 * mm.U64
+
+    def rate_mp(prec: int) -> np.ndarray:
+        ctx = mpmath.MPContext()
+        ctx.prec = prec
+        xm = ctx.mpf(x)
+        h = ctx.odefun(lambda _, y: ctx.sin(xm - y), 0, ctx.mpf(0))
+        return np.array([float(ctx.sin(xm - h(float(t)))) for t in times])
+
+    coarse, fine = rate_mp(bits), rate_mp(bits + 10)
+    return tuple(fine), float(np.max(np.abs(coarse - fine))) + 4 * 2.0 ** -bits
 
 
 def pointwise_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
-    """The sin RNN integrated by DOP853: every tested input's rate falls like e^{−t} (the premise, for
-    inputs of every size), while the input x_T = 2 atan(e^T) has |rate(T)|/|x_T| ≥ 1/π at every T
-    (so sup_x does not decay: neither (6) nor (7))."""
+    """The sin RNN integrated in ``backend`` (SciPy DOP853 or mpmath's Taylor solver): every tested
+    input's rate falls like e^{−t} (the premise, for inputs of every size), while the input
+    x_T = 2 atan(e^T) has |rate(T)|/|x_T| ≥ 1/π at every T (so sup_x does not decay: neither (6)
+    nor (7))."""
     law = ctx.law(DecayReading)
-    if backend.spec.kind != "numpy":
-        raise mm.unavailable(backend, "the sin RNN is integrated by SciPy (its exact solution is the "
-                                      "symbolic side)")
-    _float64_only(backend)
+    if backend.spec.kind not in ("numpy", "mpmath"):
+        raise mm.unavailable(backend, "the sin RNN is integrated by SciPy or mpmath (its exact "
+                                      "solution is the symbolic side)")
+    if backend.spec.kind == "numpy":
+        _float64_only(backend)
     t0 = time.perf_counter()
-    grid = np.array([*SIN_TIMES, 16.0, 24.0])
+    # the comparison with 1/π needs a few digits: the Taylor solver runs at ≤ 53 bits (its cost
+    # grows fast with precision) and its error is measured against 10 bits more
+    kind, bits = backend.spec.kind, min(backend.precision_bits, SIN_BITS)
     peaks, decays = [], []
     for big_t in SIN_TIMES:
         x = 2 * math.atan(math.exp(big_t))
-        tight, loose = _sin_rate(x, grid, 1e-12), _sin_rate(x, grid, 1e-10)
-        err = float(np.max(np.abs(tight - loose))) + 16 * mm.U64
-        i = int(np.searchsorted(grid, big_t))
+        tight, err = _sin_rates(kind, bits, x)
+        i = SIN_GRID.index(big_t)
         peaks.append((float(abs(tight[i]) / x), err / x))
         # premise, on the inputs it concerns (|x| ≤ x_max when the statement bounds them): the rate
         # at t = 24 is below e^(−7) times its value at t = 16 (exponential decay at rate ≈ 1)
         x_p = x if law.x_max is None else min(x, float(law.x_max))
-        p_tight = tight if x_p == x else _sin_rate(x_p, grid, 1e-12)
+        p_tight = tight if x_p == x else _sin_rates(kind, bits, x_p)[0]
         decays.append(bool(abs(p_tight[-1]) <= abs(p_tight[-2]) * math.exp(-7) + err))
     floor = 1 / math.pi
     low = min(p - e for p, e in peaks)
     stays = bool(low >= floor - 1e-12 and all(decays))
-    return [Evidence(check="sin RNN (DOP853): each input decays like e^(−t), yet |d/dt H_T(u^(x_T))|/|x_T| "
+    method = "DOP853" if backend.spec.kind == "numpy" else "mpmath Taylor"
+    return [Evidence(check="sin RNN: each input decays like e^(−t), yet |d/dt H_T(u^(x_T))|/|x_T| "
                            "at t = T for x_T = 2 atan(e^T)", kind="numeric", backend=backend.name,
-                     outcome=Outcome.FAIL if stays else Outcome.INCONCLUSIVE, precision_bits=53,
+                     outcome=Outcome.FAIL if stays else Outcome.INCONCLUSIVE,
+                     precision_bits=(53 if backend.spec.kind == "numpy"
+                                     else min(backend.precision_bits, SIN_BITS)),
                      residual=f"{low:.6g}", tolerance=f"{floor:.6g}",
-                     tolerance_source="DOP853 rtol 1e-12 vs 1e-10; the implication fails when every tested "
-                     "input decays while min_T |rate(T)|/|x_T| − error stays ≥ 1/π (residual: that minimum)",
+                     tolerance_source=f"{method}, error from two accuracies; the implication fails "
+                     "when every tested input decays while min_T |rate(T)|/|x_T| − error stays ≥ 1/π "
+                     "(residual: that minimum)",
                      message=f"M(T) ≥ {low:.4f} ≥ 1/π at T = {list(SIN_TIMES)} while every tested input "
                              "decays" if stays else "the witness was not reproduced",
                      seconds=time.perf_counter() - t0,
@@ -506,7 +537,7 @@ CLAIMS = [
         tolerance="exact (SymPy: the sin RNN's solution tan(z/2) = tan(x/2)e^(−t)); numerics: DOP853",
         uses=("W.memory-def",),
         symbolic=pointwise_symbolic,
-        numeric=by_arithmetic({"numpy": pointwise_numeric}, "the sin RNN is integrated by SciPy"),
+        numeric=pointwise_numeric,
         strategy=pointwise_strategy,
         holds=pointwise_holds,
         notes="A finding: the sentence after Def. 3.1 defines decaying memory for each Heaviside input "

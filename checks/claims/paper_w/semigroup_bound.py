@@ -154,7 +154,7 @@ def norm_exp(backend: AbstractBackend, w: Any, t: Fraction, bits: int) -> lc.Val
     import numpy as np
 
     dt = np.float32 if backend.spec.dtype == "float32" else np.float64
-    wf = to_float64(w).astype(dt) * dt(t.numerator / t.denominator)
+    wf = to_float64(w).astype(dt) * np.asarray(t.numerator / t.denominator, dtype=dt)
     if kind == "torch":
         import torch
 
