@@ -136,22 +136,6 @@ def chebyshev_extrema() -> dict[int, tuple[Fraction, ...]]:
             4: (Fraction(-1), -h, h, Fraction(1))}
 
 
-def _perm_sign(perm: Sequence[int]) -> int:
-    """Sign of a permutation from its cycle decomposition."""
-    seen = [False] * len(perm)
-    sign = 1
-    for start in range(len(perm)):
-        length = 0
-        j = start
-        while not seen[j]:
-            seen[j] = True
-            j = perm[j]
-            length += 1
-        if length and length % 2 == 0:
-            sign = -sign
-    return sign
-
-
 @cache
 def chebyshev_divided_difference(n_max: int = 8) -> Proof:
     """Σ_i T_{n−1}(x_i)/w'(x_i) = 2^{n−2} for symbolic x_1 … x_n, 2 ≤ n ≤ ``n_max`` (O §3.1, [9]).
@@ -166,6 +150,7 @@ def chebyshev_divided_difference(n_max: int = 8) -> Proof:
     """
     import sympy as sp
     from sympy import ZZ
+    from sympy.combinatorics import Permutation
 
     t0 = time.perf_counter()
     if n_max < 2:
@@ -184,7 +169,7 @@ def chebyshev_divided_difference(n_max: int = 8) -> Proof:
                 e = [0] * n
                 for r in range(m):
                     e[idx[r]] = m - 1 - perm[r]
-                p[tuple(e)] = one if _perm_sign(perm) > 0 else mone
+                p[tuple(e)] = one if Permutation(list(perm)).signature() > 0 else mone
             return p
 
         lhs = ring.zero

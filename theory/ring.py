@@ -273,13 +273,19 @@ def lemma6_law(law: RingSampling = LEMMA6) -> Proof:
         ("inf |λ|² = r_min²", lo - r_min**2),
         ("sup |λ|² = r_max²", hi - r_max**2),
     ]
-    for name, diff in checks:
-        ok, witness = decide_zero(diff, points)
-        details[name] = ok
-        if ok is False:
-            return finish(False, f"{name} fails", {"check": name, **witness})
-        if ok is None:
-            return finish(None, f"{name}: SymPy could not decide", None)
+    def first_failure(steps: list[tuple[str, Any]]) -> Proof | None:
+        """The proof's outcome at the first step SymPy disproves or cannot decide."""
+        for name, diff in steps:
+            ok, witness = decide_zero(diff, points)
+            details[name] = ok
+            if ok is False:
+                return finish(False, f"{name} fails", {"check": name, **witness})
+            if ok is None:
+                return finish(None, f"{name}: SymPy could not decide", None)
+        return None
+
+    if (stop := first_failure(checks)) is not None:
+        return stop
     cdf = sym["cdf"]
     if cdf is None:
         return finish(None, "the CDF of |λ|² could not be solved from the statement's ν")
@@ -292,13 +298,8 @@ def lemma6_law(law: RingSampling = LEMMA6) -> Proof:
          if jac != 0 else sp.Integer(1)),
         ("r_min = r_max: |λ|² = r_min²", rho2.subs(e, 0) - r_min**2),
     ]
-    for name, diff in later:
-        ok, witness = decide_zero(diff, points)
-        details[name] = ok
-        if ok is False:
-            return finish(False, f"{name} fails", {"check": name, **witness})
-        if ok is None:
-            return finish(None, f"{name}: SymPy could not decide", None)
+    if (stop := first_failure(later)) is not None:
+        return stop
     independent = not (rho.free_symbols & {u2}) and not (theta.free_symbols & {u1})
     details["|λ| depends on u₁ only, θ on u₂ only"] = independent
     if not independent:  # pragma: no cover - the statement's form keeps them apart

@@ -214,26 +214,12 @@ class VandermondeDet(Statement):
         return lift(self.constant) * product(factors, lift(Fraction(1)))
 
 
-def _perm_sign(perm: Sequence[int]) -> int:
-    """The sign of a permutation of 0 … n−1, from its cycle decomposition."""
-    seen, sign = [False] * len(perm), 1
-    for start in range(len(perm)):
-        length = 0
-        i = start
-        while not seen[i]:
-            seen[i] = True
-            i = perm[i]
-            length += 1
-        if length and length % 2 == 0:
-            sign = -sign
-    return sign
-
-
 def _det_difference(statement: VandermondeDet, n: int) -> tuple[Any, Any]:
     """(ring, det V_N − right side) over ℚ[λ_1 … λ_N]: the determinant by the Leibniz formula
     from the statement's column exponents (exact; each permutation gives one monomial)."""
     import sympy as sp
     from sympy import QQ
+    from sympy.combinatorics import Permutation
 
     ring, *gens = sp.ring(",".join(f"l{i}" for i in range(1, n + 1)), QQ)
     powers = statement.powers(n)
@@ -243,7 +229,7 @@ def _det_difference(statement: VandermondeDet, n: int) -> tuple[Any, Any]:
         for i in range(n):  # row i takes column perm[i]: λ_i^(powers[perm[i]])
             mono[i] = powers[perm[i]]
         key = tuple(mono)
-        terms[key] = terms.get(key, 0) + _perm_sign(perm)
+        terms[key] = terms.get(key, 0) + Permutation(list(perm)).signature()
     det = ring.from_dict({m: c for m, c in terms.items() if c})
     right = statement.rhs(gens, lambda c: ring(QQ(c.numerator, c.denominator)))
     return ring, det - right
