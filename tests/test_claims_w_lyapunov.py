@@ -297,6 +297,15 @@ LOW_PRECISION = {
     ("W.semigroup-bound.corrected", "mpmath@12"): ("CORROBORATED", ("pass", "pass")),
     ("W.semigroup-bound.corrected", "mpmath@24"): ("CORROBORATED", ("pass", "pass")),
     ("W.semigroup-bound.corrected", "numpy:float32"): ("CORROBORATED", ("pass", "pass")),
+    # the sequence claims: only the symbolic side can refute them; a numeric side confirms the
+    # witness (inconclusive), or cannot resolve it (mpmath@12); the control "(87) dropped" is told
+    # apart by the symbolic side only, so without it the verdict is INCONCLUSIVE
+    ("W.lyapunov-bound.uniform", "mpmath@12"): ("INCONCLUSIVE", ("inconclusive",)),
+    ("W.lyapunov-bound.uniform", "mpmath@24"): ("INCONCLUSIVE", ("inconclusive",)),
+    ("W.lyapunov-bound.uniform", "numpy:float32"): ("INCONCLUSIVE", ("inconclusive",)),
+    ("W.lyapunov-local", "mpmath@12"): ("INCONCLUSIVE", ("inconclusive",)),
+    ("W.lyapunov-local", "mpmath@24"): ("INCONCLUSIVE", ("inconclusive",)),
+    ("W.lyapunov-local", "numpy:float32"): ("INCONCLUSIVE", ("inconclusive",)),
 }
 
 
@@ -316,10 +325,76 @@ def test_low_precision_never_passes_a_false_claim_nor_fails_a_true_one(claim_id,
             assert "2^-24" in e.tolerance_source
 
 
-@pytest.mark.parametrize("claim_id", ["W.lyapunov-bound.uniform", "W.lyapunov-local"])
-def test_sequence_claims_are_skipped_without_the_symbolic_side(claim_id) -> None:
-    r = run(claim_id, backends=("numpy",), examples=10)
-    assert r.verdict is Verdict.SKIPPED
+# ---- the sequence claims: the witness W_m = −I_m + 2N_m in every arithmetic ---------------------
+
+SEQUENCE_CLAIMS = ["W.lyapunov-bound.uniform", "W.lyapunov-local"]
+
+
+@pytest.mark.parametrize("claim_id", SEQUENCE_CLAIMS)
+def test_sequence_claims_confirm_the_witness_in_every_arithmetic(claim_id) -> None:
+    """A finite computation cannot refute a statement about every m: each arithmetic confirms the
+    symbolic side's witness (from the integral, not a solver) and stays inconclusive."""
+    backends = ("mpmath@128", "flint@128", "numpy", "numpy:float32", "torch:cpu")
+    r = run(claim_id, backends=backends, examples=10)
+    assert r.verdict is Verdict.INCONCLUSIVE  # without the symbolic side nothing refutes
+    numeric = [e for e in r.evidence if e.kind == "numeric"]
+    assert {e.backend for e in numeric} == set(backends)
+    for e in numeric:
+        assert e.outcome is Outcome.INCONCLUSIVE, (e.backend, e.message)
+        assert "confirmed to m = 6" in e.message, (e.backend, e.message)
+        assert "Gauss–Legendre" in e.data["integral (m = 6)"]  # the integral (78), not a solver
+        assert float(e.residual) <= float(e.tolerance)
+    flint_ev = next(e for e in numeric if e.backend == "flint@128")
+    assert flint_ev.tolerance_source.startswith("ball arithmetic") and flint_ev.enclosure
+    f32 = next(e for e in numeric if e.backend == "numpy:float32")
+    assert f32.precision_bits == 24 and "u=2^-24" in f32.tolerance_source
+
+
+@pytest.mark.parametrize("claim_id", SEQUENCE_CLAIMS)
+def test_sequence_numeric_side_fails_when_the_derived_witness_is_wrong(claim_id, monkeypatch) -> None:
+    """A wrong closed form (planted: (P_m)_mm one larger) is contradicted by every arithmetic."""
+    right = th.superdiagonal_corner
+    monkeypatch.setattr(th, "superdiagonal_corner", lambda m: right(m) + 1)
+    r = run(claim_id, backends=("flint@128", "numpy", "numpy:float32"), examples=10)
+    numeric = [e for e in r.evidence if e.kind == "numeric"]
+    assert [e.outcome for e in numeric] == [Outcome.FAIL] * 3, [e.message for e in numeric]
+    assert all("contradicts the derived witness" in e.message for e in numeric)
+
+
+@pytest.mark.parametrize("claim_id", SEQUENCE_CLAIMS)
+def test_sequence_numeric_side_refutes_the_explicit_control(claim_id) -> None:
+    """The near controls with a bound or radius (the printed 1/(2β₀), the explicit √(β₀L/M₀)) are
+    false at one m: the witness refutes them in ball arithmetic and in mpmath."""
+    claim = get(claim_id)
+    control = claim.controls[0].statement
+    for spec in ("flint@128", "mpmath@128"):
+        r = _numeric_on(claim_id, control, spec)
+        assert [str(e.outcome) for e in r] == ["inconclusive", "refute"], [e.message for e in r]
+        assert r[1].counterexample and r[1].certified_by
+
+
+def _numeric_on(claim_id, statement, spec):
+    """The claim's numeric side on ``statement`` (a control) in one arithmetic."""
+    from recmem.numerics.backend import make_backend, parse_spec
+
+    claim = get(claim_id)
+    ctx = replace(claim.context(), statement=statement)
+    backend = make_backend(parse_spec(spec))
+    with backend.activate():
+        return claim.numeric(backend, ctx)
+
+
+def test_superdiagonal_points_are_the_symbolic_sides() -> None:
+    """The witness points of Lemma A.9's disproof, from one function (theory.lyapunov)."""
+    pts = [th.superdiagonal_point(u) for u in th.SUPERDIAGONAL_UPSILONS]
+    assert None not in pts
+    assert [(m, q) for m, _, q in pts] == [(2, F(-3)), (3, F(-9, 16)), (4, F(-29, 256))]
+    for u, (m, v, q) in zip(th.SUPERDIAGONAL_UPSILONS, pts, strict=True):
+        assert v[-1] == u and not any(v[:-1])
+        assert q == -2 * u ** 4 * th.superdiagonal_corner(m)  # q_m(Υe_m) = 2Υ⁴(P_m)_mm(W_m)_mm
+        assert th.LocalQuartic.excess(q, u * u) > 0  # (89) fails at v = Υe_m
+        if m > 2:  # … and m is the first size where it fails
+            assert th.LocalQuartic.excess(-2 * u ** 4 * th.superdiagonal_corner(m - 1), u * u) <= 0
 
 
 def test_superdiagonal_corner_closed_form_is_the_central_binomial_sum() -> None:

@@ -259,8 +259,14 @@ class LocalQuartic(Statement):
         return c / self.scale if isinstance(c, Fraction) else \
             c * self.scale.denominator / self.scale.numerator
 
+    @staticmethod
+    def excess(q: Any, v_norm2: Any, lam: Any = 1) -> Any:
+        """|q(v)| − L|v|₂² in any arithmetic: (89) holds at v iff this is ≤ 0 (q = q(v), v_norm2 =
+        |v|₂², lam = L)."""
+        return abs(q) - lam * v_norm2
 
-def quartic(pv: Sequence[Any], wv: Sequence[Any], v: Sequence[Any], zero: Any = 0) -> Any:
+
+def quartic(pv: Any, wv: Any, v: Any, zero: Any = 0) -> Any:
     """q(v) = vᵀ(WᵀDiag(v)²P + PDiag(v)²W)v (W Lemma A.9 eq. (89)) from Pv, Wv and v, for a
     symmetric P: q(v) = 2 Σ_i (Pv)_i v_i² (Wv)_i (the identity is checked symbolically in
     :func:`local_proof`). The entries may be scalars of any arithmetic, or arrays (one direction
@@ -1018,6 +1024,33 @@ def superdiagonal_corner(m: int) -> Fraction:
     return Fraction(sum(math.comb(2 * k, k) for k in range(m)), 2)
 
 
+# The sizes m whose (P_m)_mm the disproof tabulates (and the numeric sides confirm), and the radii Υ
+# (with L = 1) at which it exhibits the first m that violates (89).
+SUPERDIAGONAL_SIZES = tuple(range(2, 7))
+SUPERDIAGONAL_UPSILONS = (Fraction(1), Fraction(1, 2), Fraction(1, 4))
+
+
+def superdiagonal_point(upsilon: Fraction, lam: Fraction = Fraction(1), m_max: int = 64
+                        ) -> tuple[int, list[Fraction], Fraction] | None:
+    """(m, v, q_m(v)): the first m ≥ 2 for which W_m = −I_m + 2N_m violates (89) at v = Υe_m with
+    L = ``lam``, v, and the exact q_m(v) of :func:`quartic` derived from the closed form
+    (P_m)_mm = :func:`superdiagonal_corner` (Lemma A.9 of W, eqs. (88)–(89)); None when no
+    m ≤ ``m_max`` does.
+
+    Only the m-th entries of Pv and Wv enter q(v), since v_i = 0 for i < m: (Pv)_m = Υ(P_m)_mm,
+    (Wv)_m = Υ(W_m)_mm; the other entries of Pv are multiplied by v_i² = 0 (set to 0 here).
+    """
+    for m in range(2, m_max + 1):
+        w = superdiagonal(m)
+        v = [Fraction(0)] * (m - 1) + [upsilon]
+        pv = [Fraction(0)] * (m - 1) + [upsilon * superdiagonal_corner(m)]
+        wv = [sum((w[i][j] * v[j] for j in range(m)), Fraction(0)) for i in range(m)]
+        q = Fraction(quartic(pv, wv, v, Fraction(0)))
+        if LocalQuartic.excess(q, upsilon * upsilon, lam) > 0:
+            return m, v, q
+    return None
+
+
 def superdiagonal_disproof(kind: str, entry_bound: bool = True, m_check: int = 5) -> Proof:
     """Disprove Lemma A.8's uniform boundedness (``kind`` "norm") or Lemma A.9's uniform Υ
     (``kind`` "local") for sequences W_m ∈ ℝ^{m×m} satisfying (86) and (87).
@@ -1042,7 +1075,7 @@ def superdiagonal_disproof(kind: str, entry_bound: bool = True, m_check: int = 5
     if not (per_term and all(checks.values())):
         return Proof(None, "W_m = −I + 2N_m", "the closed form of (P_m)_mm did not reduce",
                      details={"per term": str(term), **{f"m={m}": v for m, v in checks.items()}})
-    table = {f"(P_{m})_{m}{m}": str(superdiagonal_corner(m)) for m in range(2, 7)}
+    table = {f"(P_{m})_{m}{m}": str(superdiagonal_corner(m)) for m in SUPERDIAGONAL_SIZES}
     family = ("W_m = −I_m + 2N_m (N_m the superdiagonal shift): all eigenvalues −1 (β₀ = 1), "
               "max|W_m,ij| = 2 (M₀ = 2)")
     scope = "every m (closed form derived with symbolic k; exact solve of (88) for m ≤ " \
@@ -1055,11 +1088,12 @@ def superdiagonal_disproof(kind: str, entry_bound: bool = True, m_check: int = 5
                               "seconds": round(time.perf_counter() - t0, 3)})
     # Lemma A.9: for L = 1 and a few Υ, the first m that defeats Υ, with the exact value of q
     rows = {}
-    for ups in (Fraction(1), Fraction(1, 2), Fraction(1, 4)):
-        m = 2
-        while superdiagonal_corner(m) <= 1 / (2 * ups * ups):
-            m += 1
-        q = -2 * ups ** 4 * superdiagonal_corner(m)
+    for ups in SUPERDIAGONAL_UPSILONS:
+        point = superdiagonal_point(ups)
+        if point is None:
+            return Proof(None, scope, f"no m ≤ 64 violates (89) at Υ = {ups} with the derived "
+                         "(P_m)_mm", details=table)
+        m, _, q = point
         rows[f"Υ = {ups}"] = (f"m = {m}, v = Υe_{m}: q(v) = {q}, |q(v)| = {abs(q)} > "
                               f"L|v|₂² = {ups * ups}")
     return Proof(False, scope, "q_m(Υe_m) = −2Υ⁴(P_m)_mm and (P_m)_mm ≥ m/2: for every Υ > 0 some m "

@@ -799,3 +799,211 @@ def proof_time(fn: Callable[[], Any]) -> tuple[Any, float]:
     t0 = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - t0
+
+
+# ---- the witness sequence W_m = −I_m + 2N_m (W.lyapunov-bound.uniform, W.lyapunov-local) ---------
+#
+# Both sequence claims are refuted by the symbolic side alone, from closed forms derived there
+# (theory.lyapunov.superdiagonal_disproof). The numeric sides confirm that witness in each
+# arithmetic, computed independently from its definition: P_m is the integral ∫₀^∞ e^{W_mᵀt}e^{W_mt}dt
+# (eq. (78), i.e. (49) with Q = I), evaluated by numerics.lyapunov's quadrature + doubling (point
+# arithmetics) or its certified enclosure (flint), never by a Lyapunov solver.
+
+@dataclass(frozen=True)
+class SequenceTerm:
+    """P_m = ∫₀^∞ e^{W_mᵀt}e^{W_mt}dt for one W_m of the witness sequence, in one arithmetic.
+
+    ``P``: the native matrix (mpmath, flint ``arb_mat``, numpy, torch) or None when the doubling did
+    not converge (``status``); ``arith``: the :class:`~recmem.numerics.lyapunov.PointArithmetic`
+    it ran in (None for flint balls); ``rel_tol``: the relative tolerance of (P_m)_mm (and of any
+    quantity linear in it), c·(a + m + 8)·u·‖P̂‖_F/|(P̂)_mm| with a the doubling's error growth
+    (:class:`~recmem.numerics.lyapunov.IntegralResult`), u of the arithmetic that ran (0 for balls).
+    """
+
+    m: int
+    W: list[list[Fraction]]
+    P: Any
+    status: str
+    text: str
+    arith: Any
+    bits: int
+    rel_tol: mpmath.mpf
+
+    @property
+    def alpha(self) -> Fraction:
+        """The exact spectral abscissa of the triangular W_m: its largest diagonal entry."""
+        return max(self.W[i][i] for i in range(self.m))
+
+    @property
+    def max_entry(self) -> Fraction:
+        """max_ij |(W_m)_ij| (the M₀ of (87))."""
+        return max(abs(x) for row in self.W for x in row)
+
+
+def sequence_term(backend: AbstractBackend, m: int, bits: int | None = None) -> SequenceTerm:
+    """P_m of the witness W_m = −I_m + 2N_m from its integral in ``backend``'s arithmetic (at
+    ``bits`` for mpmath/flint when given), uncached."""
+    from recmem.numerics import lyapunov as ly
+    from recmem.theory.lyapunov import LyapunovIntegral, superdiagonal
+
+    w = [[Fraction(x) for x in row] for row in superdiagonal(m)]
+    integrand = LyapunovIntegral()  # e^{Wᵀt} Q e^{Wt}, here with Q = I (eq. (78))
+    wq, eye = ly.fmpq_matrix(w), ly.identity(m)
+    kind = backend.spec.kind
+    if kind == "flint":
+        b = bits or backend.precision_bits
+        res = ly.integral_enclosure(wq, eye, integrand.congruence, bits=b)
+        return SequenceTerm(m, w, res.P, res.status, res.text, None, b, mpmath.mpf(0))
+    arith = ly.PointArithmetic(kind, bits=bits or backend.precision_bits,
+                               dtype=backend.spec.dtype or "float64",
+                               device=backend.spec.device or "cpu")
+    res = ly.integral_doubling(wq, eye, integrand.congruence, arith)
+    rel = mpmath.inf
+    if res.status == "converged":
+        corner = abs(_native_scalar(res.P[m - 1, m - 1]))
+        # |Δ(P)_mm| ≤ ‖ΔP‖_F ≲ c·(a + m + 8)·u·‖P̂‖_F (m + 8: the few roundings of the callers)
+        rel = C_TOL * (res.amplification + m + 8) * arith.unit_roundoff * arith.fro(res.P) / corner \
+            if corner > 0 else mpmath.inf
+    return SequenceTerm(m, w, res.P, res.status, res.text, arith, arith.bits, mpmath.mpf(rel))
+
+
+def sequence_terms(backend: AbstractBackend, ctx: Context, sizes: Any) -> list[SequenceTerm]:
+    """:func:`sequence_term` for each m in ``sizes``, cached in ``ctx.shared`` (the witness does
+    not depend on the statement, so the controls reuse it)."""
+    out = []
+    for m in sizes:
+        key = ("superdiagonal integral", backend.name, m)
+        if key not in ctx.shared:
+            ctx.shared[key] = sequence_term(backend, m)
+        out.append(ctx.shared[key])
+    return out
+
+
+def _native_scalar(x: Any) -> mpmath.mpf:
+    """A point scalar (mpmath, numpy, torch) as an mpmath number, exactly."""
+    if isinstance(x, mpmath.ctx_mp_python.mpnumeric):
+        return x
+    return mpmath.mpf(float(x))
+
+
+def term_value(term: SequenceTerm, x: Any) -> Value:
+    """A scalar computed in ``term``'s arithmetic as a :class:`Value` (a ball for flint)."""
+    if term.arith is None:
+        return ball_value(x, term.bits)
+    return Value.point(_native_scalar(x), term.bits)
+
+
+def evaluate(term: SequenceTerm, v: list[Fraction],
+             f: Callable[[Any, Any, Any, Callable[[Fraction], Any]], tuple[Any, ...]]
+             ) -> list[Value]:
+    """``f(Pv, Wv, v, conv)`` evaluated in ``term``'s arithmetic (P the computed integral, W and the
+    exact v rounded into the arithmetic, ``conv`` rounds an exact rational into it, so that every
+    operation runs there: a float32 computation stays in float32), its results as Values."""
+    col = [[x] for x in v]
+    if term.arith is None:
+        import flint
+
+        from recmem.numerics.lyapunov import fmpq_matrix
+
+        with flint.ctx.workprec(term.bits):
+            wa, va = flint.arb_mat(fmpq_matrix(term.W)), flint.arb_mat(fmpq_matrix(col))
+            pv, wv = term.P * va, wa * va
+            vals = f([pv[i, 0] for i in range(term.m)], [wv[i, 0] for i in range(term.m)],
+                     [va[i, 0] for i in range(term.m)],
+                     lambda x: flint.arb(flint.fmpq(x.numerator, x.denominator)))
+            return [term_value(term, x) for x in vals]
+    a = term.arith
+    wm, vm = a.matrix(term.W), a.matrix(col)
+    pv, wv = a.mul(term.P, vm), a.mul(wm, vm)
+    conv: Callable[[Fraction], Any] = a.scalar
+    if a.kind == "torch":
+        conv = lambda x: a.torch.as_tensor(a.scalar(x), dtype=a.t_dtype, device=a.device)  # noqa: E731
+    vals = f([pv[i, 0] for i in range(term.m)], [wv[i, 0] for i in range(term.m)],
+             [vm[i, 0] for i in range(term.m)], conv)
+    return [term_value(term, x) for x in vals]
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A quantity of the witness computed in one arithmetic (``value``) and its exact value derived
+    by the symbolic side (``exact``), with the relative tolerance of the point value."""
+
+    name: str
+    value: Value
+    exact: Fraction
+    rel_tol: mpmath.mpf
+
+
+def witness_evidence(check: str, backend: AbstractBackend, terms: list[SequenceTerm],
+                     rows: list[Derived], signs: list[tuple[str, Value, mpmath.mpf]], *,
+                     confirms: str, derived: str, t0: float) -> Evidence:
+    """The witness of a sequence claim confirmed or contradicted in one arithmetic.
+
+    Each row's computed value must agree with the derived exact value: a point value within the
+    largest relative tolerance τ of the rows (residual = the largest relative deviation, tolerance
+    = τ), a ball by containing it (residual = the largest relative midpoint deviation, tolerance =
+    the largest relative radius). Each of ``signs`` (name, computed value, absolute tolerance) must
+    be positive beyond its tolerance (a ball: its lower end > 0). A finite computation cannot decide
+    a statement about every m, so a confirmation is INCONCLUSIVE (the symbolic side decides; the
+    message names what was computed, ``confirms``, and the symbolic side's formula, ``derived``); a
+    contradiction is a FAIL (the derivation of the refutation is then in doubt).
+    """
+    ms = [t.m for t in terms]
+    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.INCONCLUSIVE,
+                    precision_bits=min(t.bits for t in terms), instances=len(rows),
+                    message=terms[-1].text)
+    bad = [t for t in terms if t.status != "converged"]
+    if bad:
+        return replace(base, message=f"the integral for m = {bad[0].m} did not converge in "
+                                     f"{backend.name} ({bad[0].status}): {bad[0].text}",
+                       seconds=time.perf_counter() - t0)
+    ctx = hp(max(t.bits for t in terms))
+    devs, data = [], {}
+    for r in rows:
+        ex = ctx.mpf(r.exact.numerator) / r.exact.denominator
+        devs.append(abs(ctx.mpf(r.value.mid) - ex) / abs(ex))
+        data[r.name] = f"{r.value} (derived {r.exact})"
+    for name, val, _ in signs:
+        data[name] = str(val)
+    data[f"integral (m = {terms[-1].m})"] = terms[-1].text
+    balls = all(t.arith is None for t in terms)
+    if balls:
+        agree = [not (r.value.lo > Value.exact(r.exact, r.value.bits).hi
+                      or r.value.hi < Value.exact(r.exact, r.value.bits).lo) for r in rows]
+        width = max(r.value.rad / abs(ctx.mpf(r.exact.numerator) / r.exact.denominator)
+                    for r in rows)
+        positive = [val.lo > 0 for _, val, _ in signs]
+        src = "ball arithmetic: every derived value inside its computed enclosure"
+        resolvable = True
+    else:
+        width = max(r.rel_tol for r in rows)
+        agree = [d <= width for d in devs]
+        positive = [ctx.mpf(val.mid) > t for _, val, t in signs]
+        src = (f"τ = max over the rows of c·(a + m + 8)·u·‖P̂_m‖_F/|(P̂_m)_mm|, c={C_TOL}, "
+               f"a the doubling's error growth (up to {mpmath.nstr(max(t.rel_tol for t in terms), 3)} "
+               f"relative), u=2^-{min(t.bits for t in terms)}")
+        resolvable = width < tol.RESOLVE_LIMIT
+    base = replace(base, residual=tol.fmt(max(devs)), tolerance=tol.fmt(width),
+                   tolerance_source=src, data=data,
+                   enclosure="; ".join(f"{r.name} ∈ [{mpmath.nstr(r.value.lo, 12)}, "
+                                       f"{mpmath.nstr(r.value.hi, 12)}]" for r in rows)
+                   if balls else None)
+    done = time.perf_counter() - t0
+    if not resolvable:
+        return replace(base, seconds=done, message=f"tolerance {tol.fmt(width)} ≥ 1/2: the "
+                                                   f"witness is not resolvable in {backend.name}")
+    if not all(agree):
+        off = [r.name for r, ok in zip(rows, agree, strict=True) if not ok]
+        return replace(base, outcome=Outcome.FAIL, seconds=done,
+                       message=f"{backend.name} contradicts the derived witness at {', '.join(off)}: "
+                               "the derivation of the refutation is in doubt")
+    if not all(positive):
+        off = [s[0] for s, ok in zip(signs, positive, strict=True) if not ok]
+        return replace(base, seconds=done, message=f"the derived values agree, but "
+                                                   f"{', '.join(off)} is not resolved in {backend.name}")
+    return replace(base, seconds=done,
+                   message=f"the witness sequence W_m = −I_m + 2N_m is confirmed to m = {max(ms)} in "
+                           f"{backend.name}: the computed {confirms} agree with the symbolic side's "
+                           f"{derived}: {', '.join(f'{r.name} = {r.exact}' for r in rows)}; "
+                           "a finite computation cannot decide a statement about every m (the "
+                           "symbolic side decides)")

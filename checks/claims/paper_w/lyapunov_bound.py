@@ -8,23 +8,26 @@ W_m = −I_m + 2N_m.
 P is defined by its equation here, so every arithmetic solves (75) (exact Kronecker over ℚ in the
 search, Kronecker LU in mpmath, certified balls in flint, Bartels–Stewart in numpy, sign-function
 Newton in torch, each in its own precision) and compares its λ_max with the bound, where β₀ is
-the largest value the statement's hypothesis admits for the drawn W.
+the largest value the statement's hypothesis admits for the drawn W. The sequence reading's numeric
+side (:func:`sequence_numeric`) instead confirms the symbolic side's witness W_m = −I_m + 2N_m with
+P_m from the integral (78) in each arithmetic (a finite computation cannot refute "for every m").
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 
+from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, parse_fraction
 from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, from_proof
+from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.theory.lyapunov import NormBound
 
@@ -189,8 +192,6 @@ def strategy(ctx: Context) -> Any:
 
 def _rescale(inst: lc.HurwitzInstance, law: NormBound) -> lc.HurwitzInstance:
     """β₀ = f·(the largest value the statement's hypothesis admits), f = inst.beta0/(−α)."""
-    from dataclasses import replace
-
     return replace(inst, beta0=inst.beta0 / -inst.alpha * law.largest_beta0(inst.alpha))
 
 
@@ -254,6 +255,76 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
     proof, sec = lc.proof_time(lambda: norm_bound_proof(ctx.law(NormBound)))
     return [from_proof(proof, sec)]
+
+
+# ---- the sequence reading (.uniform): the witness W_m = −I_m + 2N_m in each arithmetic ------------
+
+WITNESS_CHECK = "witness W_m = −I_m + 2N_m: (P_m)_mm from the integral (78) against the closed form"
+BOUND_CHECK = "witness W_m = −I_m + 2N_m: ‖P_m‖₂ ≥ (P_m)_mm against the bound"
+
+
+def sequence_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
+    """The witness the symbolic side refutes the sequence reading with, confirmed in ``backend``'s
+    arithmetic: (P_m)_mm of W_m = −I_m + 2N_m for m = 2…6 from the integral (78) (quadrature +
+    doubling, or its ball enclosure; never a Lyapunov solver) against the derived closed form
+    ½Σ_{k<m} C(2k, k) (theory.lyapunov.superdiagonal_corner). A finite computation cannot refute
+    sup_m ‖P_m‖₂ < ∞, so a confirmation is INCONCLUSIVE and a contradiction a FAIL.
+
+    A statement with a constant bound (bound "constant", e.g. the control "the printed 1/(2β₀)")
+    is also tested on the witness: ‖P_m‖₂ ≥ (P_m)_mm = eₘᵀP_m eₘ, with β₀ the largest value its
+    hypothesis admits for α(W_m) = −1; a computed (P_m)_mm above the bound refutes it (certified in
+    ball arithmetic, or in mpmath when the violation stays put at doubled precision).
+    """
+    from recmem.theory.lyapunov import SUPERDIAGONAL_SIZES, superdiagonal_corner
+
+    law = ctx.law(NormBound)
+    t0 = time.perf_counter()
+    terms = lc.sequence_terms(backend, ctx, SUPERDIAGONAL_SIZES)
+    values = {t.m: lc.term_value(t, t.P[t.m - 1, t.m - 1]) if t.P is not None else None
+              for t in terms}
+    rows = [lc.Derived(f"(P_{t.m})_{t.m}{t.m}", v, superdiagonal_corner(t.m), t.rel_tol)
+            for t in terms if (v := values[t.m]) is not None]
+    out = [lc.witness_evidence(WITNESS_CHECK, backend, terms, rows, [], t0=t0,
+                               confirms="(P_m)_mm of the integral (78)",
+                               derived="½Σ_(k<m) C(2k, k)")]
+    if law.bound == "constant" and law.family == "hurwitz" and not law.kappa_power and rows:
+        out.append(_witness_bound(law, backend, terms, values))
+    return out
+
+
+def _witness_bound(law: NormBound, backend: AbstractBackend, terms: list[lc.SequenceTerm],
+                   values: dict[int, lc.Value | None]) -> Evidence:
+    """(P_m)_mm ≤ ‖P_m‖₂ against ``law``'s constant bound at the first m whose computed value
+    exceeds it (else the largest m)."""
+    t0 = time.perf_counter()
+
+    def bound_of(t: lc.SequenceTerm) -> Fraction:
+        return Fraction(law.bound_value(law.largest_beta0(t.alpha)))
+
+    def tol_of(t: lc.SequenceTerm, v: lc.Value) -> mpmath.mpf:
+        return mpmath.mpf(0) if backend.encloses else t.rel_tol * abs(v.mid)
+
+    done = [(t, v) for t in terms if (v := values[t.m]) is not None]
+    pick, val = next(((t, v) for t, v in done if v.mid - bound_of(t) > tol_of(t, v)), done[-1])
+    beta0 = law.largest_beta0(pick.alpha)
+
+    def again(bits: int, m: int = pick.m) -> lc.Value:
+        t = lc.sequence_term(backend, m, bits)
+        return lc.term_value(t, t.P[m - 1, m - 1])
+
+    ev = lc.compare(BOUND_CHECK, backend, val, bound_of(pick), relation="le",
+                    tol_abs=tol_of(pick, val),
+                    tol_text="ball arithmetic" if backend.encloses else
+                    f"relative c·(a + m + 8)·u·‖P̂‖_F/|(P̂)_mm| = {tol.fmt(pick.rel_tol)}, "
+                    f"u=2^-{pick.bits}", t0=t0, recompute=again,
+                    data={"m": str(pick.m), "beta0": str(beta0), "M0": str(pick.max_entry)},
+                    counterexample={"W": lc._fmt(pick.W), "beta0": str(beta0),
+                                    f"(P_{pick.m})_{pick.m}{pick.m} <= ||P||_2": str(val),
+                                    "bound": str(bound_of(pick))})
+    if ev.outcome is Outcome.PASS:  # (P_m)_mm bounds ‖P_m‖₂ only from below
+        return replace(ev, outcome=Outcome.INCONCLUSIVE,
+                       message="(P_m)_mm ≤ bound does not bound ‖P_m‖₂")
+    return ev
 
 
 # ---- claims ---------------------------------------------------------------------------------------
@@ -328,9 +399,12 @@ CLAIMS = [
         provenance=Provenance("W", "App. A.10, Lemma A.8 (75)–(77) as used in App. A.9 eq. (50) "
                                    "under Lemma A.9's (87)", QUOTE + " … " + QUOTE_A9),
         tolerance="exact (SymPy: the closed form of (P_m)_mm for every m, with symbolic k; the "
-                  "exact solve of (75) for m ≤ 5)",
+                  "exact solve of (75) for m ≤ 5); the witness confirmed for m ≤ 6 from the "
+                  "integral (78): ball enclosure (flint), c·(a + m + 8)·u·‖P̂‖_F/|(P̂)_mm| with a the "
+                  "doubling's error growth and u of the arithmetic that ran",
         uses=("W.lyapunov",),
         symbolic=symbolic,
+        numeric=sequence_numeric,
         reading="the lemma's qualitative conclusion 'the L₂ norm of P_m are uniformly bounded', "
                 "for sequences of growing size m with bounded entries (87), as the proof of "
                 "Theorem 3.9 uses it in A.9 (50), (63)",

@@ -18,11 +18,14 @@ and the finding in the proof (theory.lyapunov.DiagCubeBound):
 
 By homogeneity (q is a quartic form) an explicit radius works iff K(W) := sup_d |q(d)|/|d|₂⁴ ≤
 L/Υ² (a constant C(W) of the reading): the checks evaluate |q(d)|/|d|₂⁴ over directions in each
-arithmetic (P from solving (88) there) against C(W).
+arithmetic (P from solving (88) there) against C(W). The printed lemma's numeric side
+(:func:`sequence_numeric`) confirms the symbolic side's witness W_m = −I_m + 2N_m instead: P_m from
+the integral (78), q(v) and (89) at its points v = Υe_m, in each arithmetic.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -218,7 +221,7 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         t0 = time.perf_counter()
         n = int(case.W.nrows())
         cond = lc.cached(ctx, f"cond/{case.label}/{fractions(case.W)}",
-                         lambda case=case: condition_certified(case.W))
+                         functools.partial(condition_certified, case.W))
         dirs = direction_set(n, ctx.seed + int(ctx["draw"]), int(ctx["directions"]))
         val, norms, tol_abs, arg = ratio_in(backend, case.W, dirs, cond)
         m0 = max(abs(x) for row in fractions(case.W) for x in row)
@@ -351,6 +354,109 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
     proof, sec = lc.proof_time(lambda: local_proof(ctx.law(LocalQuartic)))
     return [from_proof(proof, sec)]
+
+
+# ---- the printed lemma (one Υ for every m): the witness W_m = −I_m + 2N_m in each arithmetic -----
+
+WITNESS_CHECK = "witness W_m = −I_m + 2N_m: (P_m)_mm, q(v), |v|₂² and (89) at the symbolic side's points"
+RADIUS_CHECK = "witness W_m = −I_m + 2N_m: |q(v)|/|v|₂⁴ against L/Υ²"
+
+
+def sequence_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
+    """The witness the symbolic side refutes the uniform reading with, confirmed in ``backend``'s
+    arithmetic. P_m of W_m = −I_m + 2N_m (m = 2…6) comes from the integral (78) (quadrature +
+    doubling, or its ball enclosure; never a Lyapunov solver); then, at each point v = Υe_m of
+    theory.lyapunov.superdiagonal_point (L = 1, Υ = 1, 1/2, 1/4), q(v) (:func:`quartic` of the
+    computed Pv, Wv and v) and |v|₂² in the arithmetic, against their derived exact values, and
+    (89)'s violation |q(v)| − L|v|₂² > 0 (``LocalQuartic.excess``). The computed (P_m)_mm are
+    compared with the closed form ½Σ_{k<m} C(2k, k) too. A finite computation cannot refute "one
+    Υ for every m", so a confirmation is INCONCLUSIVE and a contradiction a FAIL.
+
+    A statement with the explicit radius Υ² = β₀L/M₀ (the control "the explicit radius √(β₀L/M₀)")
+    is also tested on the witness: by homogeneity it fails iff |q(v)|/|v|₂⁴ > L/Υ² =
+    ``law.limit`` (β₀ = 1, M₀ = 2 for the whole sequence), which one m refutes.
+    """
+    from recmem.theory.lyapunov import (
+        SUPERDIAGONAL_SIZES,
+        SUPERDIAGONAL_UPSILONS,
+        superdiagonal_corner,
+        superdiagonal_point,
+    )
+
+    law = ctx.law(LocalQuartic)
+    t0 = time.perf_counter()
+    lam = Fraction(1)
+    # the symbolic side's points (a Υ without a violating m gives none: its disproof is undecided)
+    points = [(ups, *p) for ups in SUPERDIAGONAL_UPSILONS
+              if (p := superdiagonal_point(ups, lam)) is not None]
+    sizes = sorted(set(SUPERDIAGONAL_SIZES) | {p[1] for p in points})
+    terms = {t.m: t for t in lc.sequence_terms(backend, ctx, sizes)}
+    rows = [lc.Derived(f"(P_{t.m})_{t.m}{t.m}", lc.term_value(t, t.P[t.m - 1, t.m - 1]),
+                       superdiagonal_corner(t.m), t.rel_tol) for t in terms.values() if t.P is not None]
+    signs: list[tuple[str, lc.Value, mpmath.mpf]] = []
+    ratios: list[tuple[Fraction, lc.SequenceTerm, list[Fraction], lc.Value]] = []
+    u = backend.unit_roundoff
+    for ups, m, v, q in points:
+        t = terms[m]
+        if t.P is None:
+            continue
+        qv, v2, exc, ratio = lc.evaluate(t, v, functools.partial(_at_point, law, lam))
+        rows += [lc.Derived(f"q(v) at Υ = {ups} (m = {m})", qv, q, t.rel_tol),
+                 lc.Derived(f"|v|₂² at Υ = {ups}", v2, ups * ups, lc.C_TOL * m * u)]
+        # |Δ(|q| − L|v|²)| ≤ |Δq| + L|Δ|v|²|
+        signs.append((f"|q(v)| − L|v|₂² at Υ = {ups} (m = {m})", exc,
+                      t.rel_tol * abs(qv.mid) + lc.C_TOL * m * u * lam * abs(v2.mid)))
+        ratios.append((ups, t, v, ratio))
+    out = [lc.witness_evidence(WITNESS_CHECK, backend, list(terms.values()), rows, signs, t0=t0,
+                               confirms="(P_m)_mm of the integral (78), q(v) and |v|₂² at "
+                                        "v = Υe_m, with (89) violated at each point,",
+                               derived="values")]
+    if law.radius == "beta0/M0" and ratios:
+        out.append(_witness_radius(law, backend, ratios, lam))
+    return out
+
+
+def _at_point(law: LocalQuartic, lam: Fraction, pv: Any, wv: Any, v: Any,
+              conv: Callable[[Fraction], Any]) -> tuple[Any, Any, Any, Any]:
+    """(q(v), |v|₂², |q(v)| − L|v|₂², |q(v)|/|v|₂⁴) from Pv, Wv, v in one arithmetic (``conv``
+    rounds a rational into it)."""
+    zero = conv(Fraction(0))
+    qv = quartic(pv, wv, v, zero)
+    v2 = sum((x * x for x in v), zero)
+    return qv, v2, law.excess(qv, v2, conv(lam)), abs(qv) / (v2 * v2)
+
+
+def _witness_radius(law: LocalQuartic, backend: AbstractBackend,
+                    ratios: list[tuple[Fraction, lc.SequenceTerm, list[Fraction], lc.Value]],
+                    lam: Fraction) -> Evidence:
+    """|q(v)|/|v|₂⁴ at the witness points against ``law``'s L/Υ² (β₀ = −α(W_m), M₀ = max|W_ij| of
+    the sequence): the first point that violates it beyond the tolerance, else the last."""
+    t0 = time.perf_counter()
+    m0 = max(t.max_entry for _, t, _, _ in ratios)
+    beta0 = -max(t.alpha for _, t, _, _ in ratios)
+
+    def limit(m: int) -> Fraction:
+        return Fraction(law.limit(m0=m0, beta0=beta0, n=m, kappa=None, wnorm=None, pnorm=None))
+
+    def tol_of(t: lc.SequenceTerm, r: lc.Value) -> mpmath.mpf:
+        return mpmath.mpf(0) if backend.encloses else t.rel_tol * abs(r.mid) * 2
+
+    ups, t, v, ratio = next(((a, b, c, d) for a, b, c, d in ratios
+                             if d.mid - limit(b.m) > tol_of(b, d)), ratios[-1])
+
+    def again(bits: int, m: int = t.m, v: list[Fraction] = v) -> lc.Value:
+        return lc.evaluate(lc.sequence_term(backend, m, bits), v,
+                           functools.partial(_at_point, law, lam))[3]
+
+    return lc.compare(RADIUS_CHECK, backend, ratio, limit(t.m), relation="le",
+                      tol_abs=tol_of(t, ratio),
+                      tol_text="ball arithmetic" if backend.encloses else
+                      f"relative 2·c·(a + m + 8)·u·‖P̂‖_F/|(P̂)_mm| = {2 * t.rel_tol}, "
+                      f"u=2^-{t.bits}", t0=t0, recompute=again,
+                      data={"m": str(t.m), "Upsilon": str(ups), "M0": str(m0), "beta0": str(beta0)},
+                      counterexample={"W": lc._fmt(t.W), "M0": str(m0), "beta0": str(beta0),
+                                      "L": str(lam), "v": str([str(x) for x in v]),
+                                      "|q(v)|/|v|^4": str(ratio), "L/Upsilon^2": str(limit(t.m))})
 
 
 # ---- eqs. (92)–(98) ---------------------------------------------------------------------------
@@ -531,9 +637,12 @@ CLAIMS = [
         statement=LocalQuartic(),
         provenance=Provenance("W", WHERE, QUOTE),
         tolerance="exact (SymPy: the closed form of (P_m)_mm for every m, with symbolic k; the "
-                  "exact solve of (88) for m ≤ 5)",
+                  "exact solve of (88) for m ≤ 5); the witness confirmed for m ≤ 6 from the "
+                  "integral (78): ball enclosure (flint), c·(a + m + 8)·u·‖P̂‖_F/|(P̂)_mm| with a the "
+                  "doubling's error growth and u of the arithmetic that ran",
         uses=("W.lyapunov", "W.lyapunov-bound.uniform"),
         symbolic=symbolic,
+        numeric=sequence_numeric,
         reading=READING_EXISTS,
         notes=SEQUENCE_NOTE + " For one fixed W the existential statement holds "
                               "(W.lyapunov-local.weak).",
