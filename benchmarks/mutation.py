@@ -6,8 +6,8 @@ a comparison made strict or non-strict, ``and``/``or`` exchanged, a float consta
 targets are
 
 - the methods of every :class:`~recmem.theory.statement.Statement` subclass in ``theory/`` (the
-  formula and the hypotheses; ``text`` and ``controls`` are presentation and are left alone), and
-  the module-level functions of that module they call;
+  formula and the hypotheses; ``text``, ``controls`` and the field validation ``__post_init__``
+  are presentation and are left alone), and the module-level functions of that module they call;
 - the ``statement=…`` expressions of the claim modules (the paper's values of the knobs);
 - the numeric definitions the claims compare statements against (``--definitions``: the
   backends' recurrences, the Lyapunov integral's quadrature, …; see ``DEFINITIONS``).
@@ -52,6 +52,9 @@ DEFINITIONS: tuple[tuple[str, str], ...] = (
     ("numerics/flint_backend.py", "FlintBackend.recurrence"),
     ("numerics/torch_backend.py", "TorchBackend.recurrence"),
 )
+
+# Statement methods that present or validate rather than state: not mutated.
+PRESENTATION = frozenset({"text", "controls", "__str__", "__post_init__"})
 
 # Mutants known to be equivalent (no registered statement changes), keyed by Mutant.key, with why.
 EQUIVALENT: dict[str, str] = {}
@@ -185,7 +188,7 @@ def _targets(tree: ast.Module, path: Path) -> list[tuple[str, ast.AST]]:
         is_statement = any(isinstance(b, ast.Name) and b.id == "Statement" for b in cls.bases)
         for m in methods:
             q = f"{cls.name}.{m.name}"
-            if (is_statement and m.name not in ("text", "controls", "__str__")) or q in wanted:
+            if (is_statement and m.name not in PRESENTATION) or q in wanted:
                 out.append((q, m))
                 called |= {c.func.id for c in ast.walk(m) if isinstance(c, ast.Call)
                            and isinstance(c.func, ast.Name)}
