@@ -44,7 +44,7 @@ TARGET forms:
   MODULE:FUNCTION    a Functional, Kernel or RNN object, or a callable f(t, x) -> y on a uniform
                      grid t (x has shape (len(t), d); attributes input_dim, dt are read if present)
 
-Linear targets have exact memory |ρ(t)|₁ (W eq. 6). For any other target the supremum over inputs x
+Linear targets have exact memory |ρ(t)|₁ (W eq. (4)). For any other target the supremum over inputs x
 is searched over a finite set of inputs, so the values are a LOWER BOUND on M(t); the output says
 how many inputs were tried. --max-input X restricts the search to 0 < |x|∞ ≤ X ("bounded Heaviside
 inputs"): for saturating activations (tanh) the unrestricted memory decays only like 1/t, because a
@@ -104,8 +104,9 @@ def add_parser(sub: Any) -> None:
                         f"targets, {SIMULATED_WINDOW[1]} otherwise, {REVERSED_WINDOW[1]} with reversed "
                         "inputs)")
     p.add_argument("--inputs", choices=INPUTS, default="heaviside",
-                   help="test inputs: heaviside (Def. 3.1), impulse (App. F), reversed (App. G; one "
-                        "simulation per time and input: slow for simulated targets)")
+                   help="test inputs: heaviside (Def. 3.1), impulse (App. F, Dirac reading), reversed "
+                        "(x on [−t, 0) read at time 0: the Heaviside query by time invariance, not "
+                        "App. G's printed input; one simulation per time and input: slow)")
     p.add_argument("--width", type=float, default=1e-3, metavar="δ",
                    help="impulse width for --inputs impulse (default 1e-3)")
     p.add_argument("--max-input", type=float, default=None, metavar="X",
