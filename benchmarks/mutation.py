@@ -53,11 +53,21 @@ DEFINITIONS: tuple[tuple[str, str], ...] = (
     ("numerics/torch_backend.py", "TorchBackend.recurrence"),
 )
 
-# Statement methods that present or validate rather than state: not mutated.
+# Statement methods that present or validate rather than state (and every ``*_text``): not
+# mutated.
 PRESENTATION = frozenset({"text", "controls", "__str__", "__post_init__"})
 
-# Mutants known to be equivalent (no registered statement changes), keyed by Mutant.key, with why.
-EQUIVALENT: dict[str, str] = {}
+def _equivalent() -> dict[str, str]:
+    """Mutants known to be equivalent (no registered statement or control changes, or the mutated
+    statement is true as well), keyed by :attr:`Mutant.key`, with the reason: the files
+    ``benchmarks/equivalent_mutants_*.json`` (one per area, so they can be kept side by side)."""
+    out: dict[str, str] = {}
+    for path in sorted(Path(__file__).parent.glob("equivalent_mutants_*.json")):
+        out.update(json.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+EQUIVALENT = _equivalent()
 
 BOOTSTRAP = """
 import importlib.abc, importlib.util, os, sys
@@ -188,7 +198,8 @@ def _targets(tree: ast.Module, path: Path) -> list[tuple[str, ast.AST]]:
         is_statement = any(isinstance(b, ast.Name) and b.id == "Statement" for b in cls.bases)
         for m in methods:
             q = f"{cls.name}.{m.name}"
-            if (is_statement and m.name not in PRESENTATION) or q in wanted:
+            presents = m.name in PRESENTATION or m.name.endswith("_text")
+            if (is_statement and not presents) or q in wanted:
                 out.append((q, m))
                 called |= {c.func.id for c in ast.walk(m) if isinstance(c, ast.Call)
                            and isinstance(c.func, ast.Name)}
@@ -264,8 +275,8 @@ print(json.dumps(hits))
 
 # ---- running ------------------------------------------------------------------------------------
 
-def run_verify(claims: list[str], mutant: Mutant | None, examples: int,
-               workdir: Path) -> dict[str, Any]:
+def run_verify(claims: list[str], mutant: Mutant | None, examples: int, workdir: Path,
+               timeout: float = 900) -> dict[str, Any]:
     """``recmem verify claims`` (under the mutant, if given): claim id → what to compare."""
     env = dict(os.environ)
     report = workdir / f"r{os.getpid()}_{time.perf_counter_ns()}.json"
@@ -274,9 +285,13 @@ def run_verify(claims: list[str], mutant: Mutant | None, examples: int,
         src.write_text(mutant.source, encoding="utf-8")
         env.update(RECMEM_MUTANT_MODULE=mutant.module, RECMEM_MUTANT_FILE=str(src))
     env["RECMEM_HOME"] = str(workdir / "home")
-    proc = subprocess.run([sys.executable, "-c", BOOTSTRAP, "verify", *claims, "--quiet",
-                           "--examples", str(examples), "--json", str(report)],
-                          capture_output=True, text=True, env=env, timeout=900)
+    try:
+        proc = subprocess.run([sys.executable, "-c", BOOTSTRAP, "verify", *claims, "--quiet",
+                               "--examples", str(examples), "--json", str(report)],
+                              capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        # a mutant that makes the run hang is caught: no verdict comes out
+        return {"error": f"no verdict within {timeout:.0f} s (the baseline takes far less)"}
     if not report.exists():
         return {"error": (proc.stderr or proc.stdout)[-400:]}
     data = json.loads(report.read_text(encoding="utf-8"))
@@ -343,14 +358,21 @@ def main(argv: list[str] | None = None) -> int:
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        baselines = {mod: run_verify(ids, None, args.examples, work)
-                     for mod, ids in claims_of.items() if ids}
+        baselines, limits = {}, {}
+        for mod, ids in claims_of.items():
+            t_mod = time.perf_counter()
+            baselines[mod] = run_verify(ids, None, args.examples, work)
+            # a mutant may be slower (precision escalation), but not 10× and a minute slower
+            limits[mod] = 10 * (time.perf_counter() - t_mod) + 60
+            if "error" in baselines[mod]:
+                raise SystemExit(f"the unmutated run of {mod}'s claims failed: "
+                                 f"{baselines[mod]['error']}")
         base_time = time.perf_counter() - t0
         print(f"baseline runs: {base_time:.1f} s for {len(baselines)} modules", flush=True)
 
         def one(m: Mutant) -> dict[str, Any]:
             t = time.perf_counter()
-            got = run_verify(claims_of[m.module], m, args.examples, work)
+            got = run_verify(claims_of[m.module], m, args.examples, work, limits[m.module])
             status, why = judge(baselines[m.module], got)
             return {"key": m.key, "file": m.file, "line": m.site.lineno, "in": m.qualname,
                     "change": m.site.kind, "before": m.before, "after": m.after,

@@ -183,6 +183,11 @@ class Claim:
     validate: Callable[[Mapping[str, Any]], str | None] | None = None  # joint parameter check
     decided_by: tuple[str, ...] | None = None  # evidence kinds that decide a study claim
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.statement, Statement):
+            raise TypeError(f"{self.id}: the statement must be a recmem.theory.statement."
+                            f"Statement (written once, in theory/), got {type(self.statement)!r}")
+
     @property
     def paper(self) -> str:
         return self.provenance.paper
@@ -196,15 +201,11 @@ class Claim:
     @property
     def text(self) -> str:
         """The statement's text."""
-        if isinstance(self.statement, str):  # TRANSITION: claims not yet converted
-            return self.statement
         return self.statement.text
 
     @property
     def controls(self) -> tuple[Control, ...]:
         """The statement's negative controls."""
-        if isinstance(self.statement, str):  # TRANSITION: claims not yet converted
-            return ()
         return self.statement.controls()
 
     def context(self, params: Mapping[str, Any] | None = None, **kw: Any) -> Context:

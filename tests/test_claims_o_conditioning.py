@@ -264,6 +264,20 @@ def test_doubling_the_constant_is_no_control():
     assert all(c.statement != doubled for c in LAW.controls())
 
 
+def test_relation_is_written_once_and_the_proof_compares_with_the_argument():
+    """satisfied ⇔ violation ≤ 0 for both relations (equality included), and the proof compares
+    a statement's bound with the bound the argument proves, not with the statement's own formula:
+    a bound twice as large (true at every N tried, attained at N = 2) is left undecided."""
+    ge, le = LAW, replace(LAW, relation="≤")
+    for kappa, bound in ((F(3), F(2)), (F(2), F(2)), (F(1), F(2))):
+        for law in (ge, le):
+            assert law.satisfied(kappa, bound) == (law.violation(kappa, bound) <= 0)
+    assert ge.satisfied(F(2), F(2)) and le.satisfied(F(2), F(2))
+    assert ge.violation(F(1), F(2)) == 1 and le.violation(F(4), F(2)) == F(1, 2)
+    assert all(rn.argument_bound(n) == LAW.bound(n) for n in range(2, 12))
+    assert rn.illcond_proof(replace(LAW, exponent_shift=-1), 4).holds is None
+
+
 def test_judge_point_reads_the_statement():
     assert rn.judge_point(LAW, [F(-1), F(0), F(1)])[0] is True
     assert rn.judge_point(replace(LAW, relation="≤"), [F(-1), F(0), F(1)])[0] is False

@@ -26,7 +26,7 @@ from recmem.checks.verdict import Outcome, Verdict
 from recmem.numerics.backend import make_backend, parse_spec
 from recmem.numerics.exact import QQi
 from recmem.numerics.nodes import lemma6_node, uniform_draws
-from recmem.theory.ring import LEMMA6, Invertible, invertible_proof, lemma6_law
+from recmem.theory.ring import LEMMA6, Invertible, RingSampling, invertible_proof, lemma6_law
 from recmem.theory.timestamp import CORRECTED, PRINTED, Timestamp, decide, timestamp_proof
 
 F = Fraction
@@ -53,6 +53,11 @@ def test_ring_verified_and_every_control_told_apart_by_every_check():
         e = _one(r, backend)
         assert e.kind == "statistical" and e.outcome is Outcome.PASS
         assert float(e.residual) <= float(e.tolerance) == pytest.approx(3.0)
+        # the sampler at the degenerate corners of Lemma 6's domain: the circle |λ| = 1, the point 0
+        corners = e.data["degenerate corners"]
+        assert set(corners) == {"unit circle r_min = r_max = 1", "corner r_min = r_max = 0"}
+        assert all(c["within error bounds"] for c in corners.values())
+        assert corners["corner r_min = r_max = 0"]["max | |λ|² − r² |"] == 0.0
     assert r.controls is not None and len(r.controls) == 3
     for c in r.controls:
         assert c.verdict is Verdict.REFUTED, c.change
@@ -94,6 +99,30 @@ def test_ring_degenerate_circle():
     stats_ev = [e for e in r.evidence if e.kind == "statistical"]
     assert stats_ev and all("|λ|² = r² (circle)" in e.data for e in stats_ev)
     _all_controls_told_apart(r)
+
+
+def test_ring_corner_check_fails_a_sampler_that_misses_the_circle(monkeypatch):
+    """A planted error in the sampler (λ = 0 where the logarithm's argument is 1, i.e. on the
+    unit circle corner) fails the corner check of the numeric side."""
+    original = RingSampling.node
+
+    def planted(self, u1, u2, r_min, r_max, **kw):
+        if bool(self.log_argument(u1, r_min, r_max, kw["const"]) == 1):
+            return kw["zero"]
+        return original(self, u1, u2, r_min, r_max, **kw)
+
+    monkeypatch.setattr(RingSampling, "node", planted)
+    u = [F(k, 16) for k in range(16)]
+    bad, data = ring._corner_failures(make_backend("numpy"), LEMMA6, u, u, (F(1, 2), F(1)))
+    assert bad and not data["unit circle r_min = r_max = 1"]["within error bounds"]
+    assert data["corner r_min = r_max = 0"]["within error bounds"]
+
+
+def test_ring_sampling_takes_unit_fraction_coefficients():
+    with pytest.raises(ValueError, match="unit fraction"):
+        RingSampling(nu_coeff=F(2, 3))
+    assert LEMMA6.atom(F(0), F(0)) == 0  # the printed law's only atom, from its own sampler
+    assert replace(LEMMA6, turns=F(0)).atom(F(1, 2), F(1, 2)) == F(1, 2)
 
 
 def test_lemma6_node_is_the_printed_formula():
@@ -299,7 +328,7 @@ def test_timestamp_corrected_horizons_per_precision():
         scale = p * math.log(2) / -math.log(0.9)
         assert 0.4 * scale < hz[be][0] <= hz[be][1] < 1.1 * scale
     _all_controls_told_apart(r)
-    assert len(r.controls or ()) == 4
+    assert len(r.controls or ()) == 5
 
 
 def test_timestamp_proof_reads_the_statement():
@@ -310,9 +339,29 @@ def test_timestamp_proof_reads_the_statement():
         for control in law.controls():
             p = timestamp_proof(control.statement)
             assert p.holds is False and p.counterexample, control.change
-    # the widened hypothesis fails at its new edge points
+    # the widened hypothesis fails at its new edge points: each side widened on its own
     widened = replace(CORRECTED, strict=False, positive=False)
     assert timestamp_proof(widened).counterexample["lambda0"] == "0"
+    assert timestamp_proof(replace(CORRECTED, strict=False)).counterexample["lambda0"] == "1"
+    assert timestamp_proof(replace(CORRECTED, positive=False)).counterexample["lambda0"] == "0"
+    changes = {c.change: c.statement for c in CORRECTED.controls()}
+    assert changes["hypothesis widened to |λ₀| ≤ 1 (the unit circle admitted)"] == replace(
+        CORRECTED, strict=False)
+    assert changes["hypothesis widened to |λ₀| ≥ 0 (λ₀ = 0 admitted)"] == replace(
+        CORRECTED, positive=False)
+
+
+def test_timestamp_decide_evaluates_the_statements_inversion():
+    """The exact decision records the statement's own log_λ₀ z (SymPy) and, for the principal
+    form, encloses it in a ball: undefined at λ₀ = 0, and the modulus form's value is k."""
+    key = "log_λ0 z (the statement's inversion, SymPy)"
+    assert decide(PRINTED, QQi(F(0)), 1)[2][key] == "nan"  # Log 0 / Log 0
+    ok, _, values = decide(PRINTED, QQi(F(1, 2)), 3)
+    assert ok is True and values["log_λ0 z (ball)"].startswith("[3.0")
+    ok, _, values = decide(CORRECTED, QQi(F(0), F(1, 2)), 3)
+    assert ok is True and values[key] == "log(8)/log(2)"
+    with pytest.raises(ValueError, match="gap_sign"):
+        Timestamp(gap_sign=0)
 
 
 def test_widened_hypothesis_reaches_the_edge_in_every_arithmetic():
@@ -321,12 +370,15 @@ def test_widened_hypothesis_reaches_the_edge_in_every_arithmetic():
                                                      QQi(F(0), F(1))]
     assert CORRECTED.edge_points() == []
     claim = get("O.timestamp.corrected")
-    widened = next(c.statement for c in claim.controls if "widened" in c.change)
-    ctx = replace(claim.context({"L": 40}), statement=widened)
-    for spec in ("mpmath@64", "flint@64", "numpy", "numpy:float32"):
-        (e,) = timestamp.numeric(make_backend(spec), ctx)
-        assert e.outcome is Outcome.REFUTE, spec
-        assert e.counterexample["lambda0"] == "0" and e.certified_by.startswith("exact")
+    widened = [c.statement for c in claim.controls if "widened" in c.change]
+    assert [w.admits(QQi(F(1))) for w in widened] == [True, False]
+    assert [w.admits(QQi(F(0))) for w in widened] == [False, True]
+    for law, edge in zip(widened, ("1", "0"), strict=True):
+        ctx = replace(claim.context({"L": 40}), statement=law)
+        for spec in ("mpmath@64", "flint@64", "numpy", "numpy:float32"):
+            (e,) = timestamp.numeric(make_backend(spec), ctx)
+            assert e.outcome is Outcome.REFUTE, spec
+            assert e.counterexample["lambda0"] == edge and e.certified_by.startswith("exact")
 
 
 @given(get("O.timestamp.corrected").strategy(get("O.timestamp.corrected").context()))

@@ -185,6 +185,44 @@ def test_reconstruct_needs_distinct_nodes_and_n_at_least_k() -> None:
     assert not ok and info["rank V_k"] == 1  # V_2 is 1×2
 
 
+def test_reconstruct_probes_read_the_hypothesis() -> None:
+    """The symbolic side's exact probes sit at the edges of the statement's hypothesis and one
+    step beyond, where it admits them: the statement gets none beyond k = N nor with a repeated
+    node; a hypothesis that admits either is refuted there."""
+    from dataclasses import dataclass
+
+    from recmem.theory.reconstruction import _probes
+
+    probes = _probes(Reconstruction())
+    assert all(k <= n and len(set(nodes)) == n for n, k, nodes in probes)
+    assert {(n, k) for n, k, _ in _probes(Reconstruction(k_excess=1))} >= {(1, 2), (2, 3), (3, 4)}
+
+    @dataclass(frozen=True)
+    class AnyNodes(Reconstruction):  # the distinctness hypothesis dropped
+        def admits(self, n: int, k: int, distinct_nodes: bool) -> bool:
+            return 1 <= k <= self.k_max(n)
+
+    proof = reconstruct_proof(AnyNodes(), 4)
+    assert proof.holds is False
+    assert len(set(proof.counterexample["nodes"])) < len(proof.counterexample["nodes"])
+
+
+def test_det_proof_checks_its_premises(monkeypatch) -> None:
+    """The general step rests on V_N's columns being the classical λ^(j−1) (increasing) and their
+    reversal (eq. 4): a planted error in the increasing exponent leaves the determinant of eq. 4
+    unproved for all N (the expansion for N ≤ n_max still passes)."""
+    import recmem.theory.vandermonde as tv
+
+    original = tv.exponent
+
+    def planted(k, j, *, increasing=False, shift=0):
+        return original(k, j, increasing=increasing, shift=shift) + (2 if increasing else 0)
+
+    monkeypatch.setattr(tv, "exponent", planted)
+    proof = det_proof(VandermondeDet(), 4)
+    assert proof.holds is None and "premises" in proof.method
+
+
 def test_reconstruct_widened_control_reaches_k_beyond_n() -> None:
     """The strategy reads the hypothesis: the widened control's domain has k = N + 1, where
     the exact judge refutes it."""

@@ -32,24 +32,22 @@ class Reconstruction(Statement):
     """O §3.1 eq. (5): for N ≥ k and distinct λ, u_{1:k} = V_k⁺ x_k, with x_k the state of
     x_t = Λx_(t−1) + Bu_t (B = (1,…,1)ᵀ, x_0 = 0) and V_k as in eq. (4).
 
-    Hypotheses: 1 ≤ k ≤ N + ``k_excess`` (printed: N ≥ k), nodes ``distinct``. Formula knobs:
+    Hypotheses: 1 ≤ k ≤ N + ``k_excess`` (printed: N ≥ k), distinct nodes. Formula knobs:
     ``power_shift`` (V_k's exponents k − j + shift) and ``constant`` (a factor in front of
     V_k⁺ x_k; printed 1).
     """
 
     k_excess: int = 0
-    distinct: bool = True
     power_shift: int = 0
     constant: Fraction = Fraction(1)
 
     @property
     def text(self) -> str:
         bound = "N ≥ k" if self.k_excess == 0 else f"N ≥ k{-self.k_excess:+d}".replace("-", "−")
-        nodes = " and distinct λ" if self.distinct else " (λ not necessarily distinct)"
         c = "" if self.constant == 1 else f"{self.constant}·"
         e = "k−j" if self.power_shift == 0 else f"k−j{self.power_shift:+d}".replace("-", "−")
-        return (f"for {bound}{nodes}: u_(1:k) = {c}V_k⁺ x_k, V_k[i, j] = λ_i^({e}), x_k the state "
-                "of x_t = Λx_(t−1) + (1,…,1)ᵀu_t from x_0 = 0")
+        return (f"for {bound} and distinct λ: u_(1:k) = {c}V_k⁺ x_k, V_k[i, j] = λ_i^({e}), x_k "
+                "the state of x_t = Λx_(t−1) + (1,…,1)ᵀu_t from x_0 = 0")
 
     def controls(self) -> tuple[Control, ...]:
         return (Control("hypothesis widened to N ≥ k − 1 (one column more than nodes)",
@@ -65,7 +63,7 @@ class Reconstruction(Statement):
 
     def admits(self, n: int, k: int, distinct_nodes: bool) -> bool:
         """Whether (N, k, nodes) satisfies the statement's hypotheses."""
-        return 1 <= k <= self.k_max(n) and (distinct_nodes or not self.distinct)
+        return 1 <= k <= self.k_max(n) and distinct_nodes
 
     def power(self, k: Any, j: Any) -> Any:
         """The exponent of V_k[i, j]; ``k``, ``j`` integers or SymPy symbols."""
@@ -114,13 +112,29 @@ def exact_reconstruction(nodes: Sequence[QQi], u: Sequence[QQi],
     return rec == list(u), info
 
 
+def _probes(statement: Reconstruction) -> list[tuple[int, int, list[QQi]]]:
+    """(N, k, nodes) of the exact probes: N ≤ 3, k at the edges of the hypothesis and one beyond
+    (1, k_max(N), k_max(N) + 1), distinct probe nodes and, for N ≥ 2, the first one repeated;
+    those the statement's hypotheses admit."""
+    out = []
+    for n in range(1, 4):
+        repeated = [PROBE_NODES[0], *PROBE_NODES[:n - 1]]
+        for k in sorted({1, statement.k_max(n), statement.k_max(n) + 1}):
+            for nodes, distinct in ((list(PROBE_NODES[:n]), True), (repeated, n == 1)):
+                if statement.admits(n, k, distinct) and (n, k, nodes) not in out:
+                    out.append((n, k, nodes))
+    return out
+
+
 def reconstruct_proof(statement: Reconstruction, n_max: int = 6,
                       nodes: Sequence[QQi] | None = None,
                       u: Sequence[QQi] | None = None) -> Proof:
     """Decide ``statement`` (O eq. 5 or a variant) symbolically.
 
-    1. Exact evaluation over ℚ(i) at the boundary of the statement's domain: for N = 1, 2, 3,
-       k = k_max(N) and k = 1, distinct probe nodes and inputs 1, 2, …: a failure disproves it.
+    1. Exact evaluation over ℚ(i) at the boundary of the statement's domain and just beyond,
+       where its hypotheses admit it (:meth:`Reconstruction.admits`): for N = 1, 2, 3,
+       k ∈ {1, k_max(N), k_max(N) + 1}, distinct probe nodes and (N ≥ 2) the first node
+       repeated, inputs 1, 2, …: a failure disproves it.
     2. General argument (all N ≥ k, distinct nodes): full column rank from the k×k Vandermonde
        determinant (:func:`recmem.theory.vandermonde.det_identity`, polynomial identity for
        k ≤ ``n_max`` and all k by its sign bookkeeping), then V_k⁺V_k = I_k and x_k = V_k u
@@ -134,24 +148,21 @@ def reconstruct_proof(statement: Reconstruction, n_max: int = 6,
     from recmem.theory.vandermonde import det_identity
 
     t0 = time.perf_counter()
-    for n in range(1, 4):
-        for k in sorted({1, statement.k_max(n)}):
-            if not statement.admits(n, k, True):
-                continue
-            probe, inputs = PROBE_NODES[:n], [QQi(Fraction(t)) for t in range(1, k + 1)]
-            ok, info = exact_reconstruction(probe, inputs, statement)
-            if not ok:
-                return Proof(False, f"N = {n}, k = {k}", "exact arithmetic over ℚ(i) (exact "
-                             "Moore–Penrose pseudo-inverse)",
-                             counterexample={"nodes": [str(q) for q in probe],
-                                             "u": [str(q) for q in inputs], **info})
+    for n, k, probe in _probes(statement):
+        inputs = [QQi(Fraction(t)) for t in range(1, k + 1)]
+        ok, info = exact_reconstruction(probe, inputs, statement)
+        if not ok:
+            return Proof(False, f"N = {n}, k = {k}", "exact arithmetic over ℚ(i) (exact "
+                         "Moore–Penrose pseudo-inverse)",
+                         counterexample={"nodes": [str(q) for q in probe],
+                                         "u": [str(q) for q in inputs], **info})
     det = det_identity(n_max)
     if det.holds is not True:
         return Proof(det.holds, det.scope, "square Vandermonde determinant (O.det)",
                      counterexample=det.counterexample)
     k, j = sp.symbols("k j", integer=True, positive=True)
     same_matrix = sp.simplify(statement.power(k, j) - VandermondeForm().power(k, j)) == 0
-    full_rank = statement.k_excess <= 0 and statement.distinct
+    full_rank = statement.k_excess <= 0
     details: dict[str, Any] = {"determinant step": det.scope,
                                "matrix is eq. (4)'s V_k": same_matrix,
                                "hypotheses give rank k": full_rank}

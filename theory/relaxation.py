@@ -176,10 +176,10 @@ class Relaxation(Statement):
                 rec["T~(t)"] = str(self.evaluate(values, t))
                 return True, rec, ""
             k = int(t)
-            value = self.evaluate(values, t)
-            rec.update({"T~(t)": str(value), "T_bar(t)": str(values[k - 1])})
-            if value != values[k - 1]:
-                return False, rec, f"{tilde}({k}) = {value} ≠ {bar}({k}) = {values[k - 1]}"
+            value, expected = self.evaluate(values, t), values[k - 1]
+            rec.update({"T~(t)": str(value), "T_bar(t)": str(expected)})
+            if value != expected:
+                return False, rec, f"{tilde}({k}) = {value} ≠ {bar}({k}) = {expected}"
             left, right = self.one_sided_limits(values, k)
         except IndexError as exc:
             return False, rec, str(exc)

@@ -44,6 +44,14 @@ def _rational(q: Fraction) -> Any:
     return sp.Rational(q.numerator, q.denominator)
 
 
+def _sympy_exp_i(x: Any, t: Any) -> Any:
+    """exp(x + 2πi·t) in SymPy, for a turn t (exact or symbolic; the ``exp_i`` of
+    :meth:`RingSampling.node`)."""
+    import sympy as sp
+
+    return sp.exp(x + 2 * sp.pi * sp.I * sp.sympify(t))
+
+
 def _coef_text(q: Fraction) -> str:
     return {Fraction(1): "", HALF: "½ "}.get(q, f"({q})·")
 
@@ -64,6 +72,12 @@ class RingSampling(Statement):
     power: int = 2
     turns: Fraction = Fraction(1)
     u1_weight: Fraction = Fraction(1)
+
+    def __post_init__(self) -> None:
+        # ν = −log(a)/d: a unit fraction keeps ν one division of the logarithm (exact in binary
+        # for d = 1, 2), in every arithmetic
+        if self.nu_coeff.numerator != 1:
+            raise ValueError(f"nu_coeff must be a unit fraction 1/d, got {self.nu_coeff}")
 
     # ---- text and controls ----------------------------------------------------------------
     @property
@@ -104,30 +118,24 @@ class RingSampling(Statement):
     # ---- the sampling formula, over any arithmetic -----------------------------------------
     def log_argument(self, u1: Any, r_min: Any, r_max: Any,
                      const: Callable[[Fraction], Any] = _same) -> Any:
-        """The argument of the logarithm, u₁(r_max² − r_min²) + r_min² as printed (= |λ|² then).
+        """The argument of the logarithm, w·u₁(r_max² − r_min²) + r_min² with w = ``u1_weight``
+        (as printed w = 1; = |λ|² then).
 
         Works over any arithmetic (Fractions, SymPy, mpmath, flint, numpy scalars); ``const``
-        converts the statement's exact constants into it. The printed law multiplies by no
-        constant, so its operations are exactly those of the printed formula.
+        converts the statement's exact constants into it. The printed law's w = 1 is exact in
+        every arithmetic, so multiplying by it leaves the printed formula's values unchanged.
         """
         p = self.power
-        spread = u1 * (r_max**p - r_min**p)
-        if self.u1_weight != 1:
-            spread = const(self.u1_weight) * spread
-        return spread + r_min**p
+        return const(self.u1_weight) * (u1 * (r_max**p - r_min**p)) + r_min**p
 
     def nu(self, a: Any, log: Callable[[Any], Any]) -> Any:
-        """ν = −c·log a with c = ``nu_coeff`` (as printed: −log(a)/2, exact in binary)."""
-        v = log(a)
-        if self.nu_coeff.numerator != 1:
-            v = v * self.nu_coeff.numerator
-        if self.nu_coeff.denominator != 1:
-            v = v / self.nu_coeff.denominator
-        return -v
+        """ν = −c·log a with c = ``nu_coeff`` = 1/d: −(log a)/d (as printed d = 2; the division
+        by 2, or by 1, is exact in binary)."""
+        return -(log(a) / self.nu_coeff.denominator)
 
     def angle_turns(self, u2: Any, const: Callable[[Fraction], Any] = _same) -> Any:
-        """θ/(2π) = turns·u₂ (as printed: u₂)."""
-        return u2 if self.turns == 1 else const(self.turns) * u2
+        """θ/(2π) = turns·u₂ (as printed turns = 1, exact in every arithmetic)."""
+        return const(self.turns) * u2
 
     def node(self, u1: Any, u2: Fraction, r_min: Any, r_max: Any, *, log: Callable[[Any], Any],
              exp_i: Callable[[Any, Any], Any], const: Callable[[Fraction], Any], zero: Any) -> Any:
@@ -168,18 +176,29 @@ class RingSampling(Statement):
 
     def atom(self, r_min: Fraction, r_max: Fraction) -> Any | None:
         """The point of a point mass of λ at these exact radii (a SymPy number), or None when the
-        law has no atom there (decided exactly from :meth:`atom_conditions`)."""
+        law has no atom there (decided exactly from :meth:`atom_conditions`).
+
+        At an atom every draw gives the same λ: the atom is the sampler's own value (:meth:`node`)
+        at a symbolic draw (u₁, u₂), exactly in SymPy, which then depends on neither.
+        """
         import sympy as sp
 
         if not any(all(v == 0 for v in system) for system in self.atom_conditions(r_min, r_max)):
             return None
-        a0 = self.log_argument(Fraction(0), r_min, r_max)
-        if a0 == 0:
-            return sp.Integer(0)
-        return sp.simplify(sp.exp(-self.nu(_rational(a0), sp.log)))
+        u1, u2 = sp.symbols("u1 u2", nonnegative=True)
+        return sp.simplify(self.node(u1, u2, _rational(r_min), _rational(r_max), log=sp.log,
+                                     exp_i=_sympy_exp_i, const=_rational, zero=sp.Integer(0)))
 
 
 LEMMA6 = RingSampling()
+
+# The corners of Lemma 6's domain {0 ≤ r_min ≤ r_max ≤ 1}: the unit circle, the unit disk and the
+# point r_min = r_max = 0 (where the printed hypothesis of §3.1 and its correction differ), as
+# (label, r_min, r_max). The numeric sides of O.ring and O.invertible evaluate the statement there.
+CORNERS: tuple[tuple[str, Fraction, Fraction], ...] = (
+    ("unit circle r_min = r_max = 1", Fraction(1), Fraction(1)),
+    ("unit disk r_min = 0, r_max = 1", Fraction(0), Fraction(1)),
+    ("corner r_min = r_max = 0", Fraction(0), Fraction(0)))
 
 
 @functools.cache
@@ -394,13 +413,8 @@ class Invertible(Statement):
         return self.law.admits(r_min, r_max) and (r_max > 0 or not self.rmax_positive)
 
     def corners(self) -> list[tuple[str, Fraction, Fraction]]:
-        """The corners of Lemma 6's domain {0 ≤ r_min ≤ r_max ≤ 1} that the hypothesis admits:
-        the unit circle, the unit disk and the point r_min = r_max = 0 (where the printed
-        hypothesis and its correction differ)."""
-        cands = [("unit circle r_min = r_max = 1", Fraction(1), Fraction(1)),
-                 ("unit disk r_min = 0, r_max = 1", Fraction(0), Fraction(1)),
-                 ("corner r_min = r_max = 0", Fraction(0), Fraction(0))]
-        return [c for c in cands if self.admits(c[1], c[2])]
+        """The corners of Lemma 6's domain (:data:`CORNERS`) that the hypothesis admits."""
+        return [(label, lo, hi) for label, lo, hi in CORNERS if self.admits(lo, hi)]
 
 
 def singular_draw(law: RingSampling, n: int, r_min: Fraction,

@@ -411,7 +411,7 @@ def lru_state(lam0: QQi, blocks: Sequence[Sequence[QQi]], u: Sequence[Sequence[F
     return x
 
 
-def column_powers(k: int, shift: int = 0) -> list[int]:
+def column_powers(k: int, shift: int) -> list[int]:
     """The exponents of V_{k,j}'s columns t = 1…k (eq. 19: λ^{k−1}, …, λ, 1 for shift 0): the one
     place this formula is written; every V_k of this module and of the numeric sides reads it."""
     return [k - t + shift for t in range(1, k + 1)]

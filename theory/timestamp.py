@@ -65,6 +65,10 @@ class Timestamp(Statement):
     strict: bool = False
     positive: bool = False
 
+    def __post_init__(self) -> None:
+        if self.gap_sign not in (1, -1):
+            raise ValueError(f"gap_sign must be +1 or −1, got {self.gap_sign}")
+
     # ---- text and controls ----------------------------------------------------------------
     @property
     def text(self) -> str:
@@ -84,9 +88,14 @@ class Timestamp(Statement):
                        replace(self, power_shift=self.power_shift + 1)),
                Control("sign in the inversion's (λ₀ − 1) flipped",
                        replace(self, gap_sign=-self.gap_sign))]
-        if self.strict or self.positive:
-            out.append(Control("hypothesis widened to |λ₀| ≤ 1",
-                               replace(self, strict=False, positive=False)))
+        # each side of the hypothesis widened on its own: the unit circle (λ₀ = 1: ln|λ₀| = 0)
+        # and the centre (λ₀ = 0: no logarithm) each refute the modulus form
+        if self.strict:
+            out.append(Control("hypothesis widened to |λ₀| ≤ 1 (the unit circle admitted)",
+                               replace(self, strict=False)))
+        if self.positive:
+            out.append(Control("hypothesis widened to |λ₀| ≥ 0 (λ₀ = 0 admitted)",
+                               replace(self, positive=False)))
         if self.modulus:
             out.append(Control("moduli dropped (principal Log z / Log λ₀)",
                                replace(self, modulus=False)))
@@ -133,12 +142,29 @@ CORRECTED = Timestamp(modulus=True, strict=True, positive=True)
 
 # ---- exact decision of one instance -------------------------------------------------------------
 
+def _bits(q: QQi) -> int:
+    """The size of the largest integer in an exact Gaussian rational."""
+    return max(abs(q.re.numerator).bit_length(), q.re.denominator.bit_length(),
+               abs(q.im.numerator).bit_length(), q.im.denominator.bit_length())
+
+
 def _txt(q: QQi) -> str:
     """An exact value for a report; a huge one only by its size (and never past Python's limit
     on integer-to-string conversion)."""
-    bits = max(abs(q.re.numerator).bit_length(), q.re.denominator.bit_length(),
-               abs(q.im.numerator).bit_length(), q.im.denominator.bit_length())
+    bits = _bits(q)
     return str(q) if bits <= 256 else f"(exact Gaussian rational, {bits}-bit parts)"
+
+
+def statement_value(law: Timestamp, z: QQi, lam0: QQi) -> str:
+    """The statement's own inversion log_{λ₀} z at exact z and λ₀, evaluated by SymPy (principal
+    logarithm; ``nan`` or ``zoo`` where it is undefined), as text for a report."""
+    import sympy as sp
+
+    from recmem.numerics.exact import to_sympy
+
+    if max(_bits(z), _bits(lam0)) > 256:
+        return "(not evaluated: exact values with more than 256-bit parts)"
+    return str(law.recover(to_sympy(z), to_sympy(lam0), sp.log, sp.Abs))
 
 
 def first_coordinate(lam0: QQi, k: int) -> Any:
@@ -199,8 +225,10 @@ def decide(law: Timestamp, lam0: QQi, k: int) -> tuple[bool | None, str, dict[st
     - principal Log: Log z = c·Log λ₀ implies z = exp(c·Log λ₀) = λ₀^c, so z ≠ λ₀^c (exact)
       refutes; when z = λ₀^c, Log z = c·Log λ₀ iff the winding number m in
       Arg z = c·Arg λ₀ − 2πm is 0 (decided with flint balls, precision doubled until m is
-      unique); a failure is then certified by the ball of Log z / Log λ₀, which excludes c.
-    Returns (holds, how it is certified, values).
+      unique). The statement's own inversion is then evaluated in ball arithmetic: it holds when
+      m = 0 and the ball contains c, and a failure is certified by a ball that excludes c.
+    The values record the statement's inversion evaluated exactly by SymPy (``nan``/``zoo``
+    where it is undefined). Returns (holds, how it is certified, values).
     """
     from recmem.theory.exact_linalg import _dom, element, to_qqi
 
@@ -223,6 +251,7 @@ def decide(law: Timestamp, lam0: QQi, k: int) -> tuple[bool | None, str, dict[st
     z = law.argument(lam, x, dom.one)
     zq = to_qqi(z)
     values["z"] = _txt(zq)
+    values["log_λ0 z (the statement's inversion, SymPy)"] = statement_value(law, zq, lam0)
     if lam0 == ZERO:
         return False, ("exact arithmetic: λ₀ = 0 has no logarithm (ln 0 = −∞), so the logarithm "
                        f"to base 0 is undefined; z = {values['z']}"), values
@@ -246,16 +275,19 @@ def decide(law: Timestamp, lam0: QQi, k: int) -> tuple[bool | None, str, dict[st
     if m is None:  # pragma: no cover - w is never a half-integer off the negative axis
         return None, "", values
     values["winding m"] = m
-    if m == 0:
-        return True, f"{c}·Arg λ₀ ∈ (−π, π] (flint at {bits // 2} bits): Log z = {c}·Log λ₀", values
     import flint
 
+    # the statement's inversion itself, in ball arithmetic (principal Log of flint)
     with flint.ctx.workprec(bits):
-        t = _acb(zq).log() / _acb(lam0).log()
-    values["Log z / Log λ0 (ball)"] = t.str(20)
-    return False, (f"ball arithmetic at {bits} bits: Log z / Log λ₀ ∈ {t.str(20)} excludes "
-                   f"{c} (Arg z = {c}·Arg λ₀ − 2π·{m})" if not t.contains(c) else
-                   f"winding number m = {m} ≠ 0 (flint)"), values
+        t = law.recover(_acb(zq), _acb(lam0), lambda v: v.log())
+    values["log_λ0 z (ball)"] = t.str(20)
+    if m == 0 and t.contains(c):
+        return True, (f"{c}·Arg λ₀ ∈ (−π, π] (flint at {bits // 2} bits): Log z = {c}·Log λ₀, and "
+                      f"the statement's inversion encloses {c}"), values
+    return False, (f"ball arithmetic at {bits} bits: the statement's inversion lies in "
+                   f"{t.str(20)}, which excludes {c}" + (f" (Arg z = {c}·Arg λ₀ − 2π·{m})" if m
+                                                       else "")
+                   if not t.contains(c) else f"winding number m = {m} ≠ 0 (flint)"), values
 
 
 # ---- symbolic decision -------------------------------------------------------------------------

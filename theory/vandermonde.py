@@ -242,7 +242,9 @@ def det_proof(statement: VandermondeDet, n_max: int = 8) -> Proof:
        from the statement) minus the statement's right side; a nonzero difference disproves it,
        shown with an integer point where it is nonzero.
     2. All N: Vandermonde's determinant det[λ_i^(j−1)] = Π_(i<j)(λ_j − λ_i) (classical; the
-       expansion above checks it for N ≤ n_max). Reversing the N columns and swapping the N(N−1)/2
+       expansion above checks it for N ≤ n_max). SymPy checks that :func:`exponent` gives the
+       classical columns in the increasing orientation and their reversal in the decreasing one
+       (undecided otherwise). Reversing the N columns and swapping the N(N−1)/2
        factors each multiply by (−1)^(N(N−1)/2); the statement's exponent e(N) of −1 is the sum of
        those its fields apply. SymPy checks that e(N + 4) − e(N) is even (so the sign depends only
        on N mod 4) and the sign is compared with the constant at N = 1 … 4.
@@ -258,6 +260,19 @@ def det_proof(statement: VandermondeDet, n_max: int = 8) -> Proof:
                          counterexample={"N": n, "det V_N − right side": str(diff.as_expr()),
                                          "nonzero at": nonzero_point(ring, diff)})
     big_n = sp.Symbol("N", integer=True, positive=True)
+    # The premises of the bookkeeping, read from the matrix's exponents (:func:`exponent`): the
+    # increasing orientation is the classical [λ_i^(j−1)], and the decreasing one (eq. 4) is its
+    # column reversal j ↦ N + 1 − j.
+    j = sp.Symbol("j", integer=True, positive=True)
+    premises = {
+        "increasing columns are λ^(j−1)":
+            sp.expand(exponent(big_n, j, increasing=True) - (j - 1)) == 0,
+        "decreasing columns reverse the increasing ones":
+            sp.expand(exponent(big_n, j) - exponent(big_n, big_n + 1 - j, increasing=True)) == 0}
+    if not all(premises.values()):
+        return Proof(None, f"N ≤ {n_max}", "sign bookkeeping: its premises about V_N's columns "
+                     "fail, so Vandermonde's determinant does not carry over",
+                     details={k: str(v) for k, v in premises.items()})
     half = big_n * (big_n - 1) / 2
     e = (0 if statement.increasing else half) + (half if not statement.swapped else 0)
     e = sp.sympify(e)

@@ -315,15 +315,17 @@ _DENS = (1, 2, 3, 4, 5, 7, 8, 16)
 
 
 def strategy(ctx: Context) -> Any:
-    """Distinct real rational nodes in [−radius, radius], 2 ≤ N ≤ 6 (the statement's hypothesis,
-    the scope of the proven bound), and the tight configurations of the bound (the rational
-    extrema of T_{N−1}, scaled to the radius): the boundary ±radius is reached.
+    """The statement's hypothesis (N ≥ 2 distinct real nodes in [−radius, radius], the scope of
+    the proven bound) read from :meth:`RealIllConditioning.admits`: lists of 1 ≤ N ≤ 6 real
+    rational nodes that may repeat and may lie one grid step beyond ±radius, kept when the
+    statement admits them, and the tight configurations of the bound (the rational extrema of
+    T_{N−1}, scaled to the radius): the boundary ±radius is reached.
 
     Numerator/denominator pairs from fixed strategies (cheaper than ``st.fractions``, which
     builds a strategy per draw); they shrink towards 0 and small denominators.
     """
     law = ctx.law(RealIllConditioning)
-    nums = {d: st.integers(-d, d) for d in _DENS}
+    nums = {d: st.integers(-d - 1, d + 1) for d in _DENS}
 
     @st.composite
     def node(draw: Any) -> Fraction:
@@ -331,7 +333,8 @@ def strategy(ctx: Context) -> Any:
         return Fraction(draw(nums[d]), d) * law.radius
 
     tight = [[x * law.radius for x in nodes] for nodes in chebyshev_extrema().values()]
-    return st.one_of(st.sampled_from(tight), st.lists(node(), min_size=2, max_size=6, unique=True))
+    return st.one_of(st.sampled_from(tight),
+                     st.lists(node(), min_size=1, max_size=6)).filter(law.admits)
 
 
 def holds(instance: list[Any], ctx: Context) -> Instance:

@@ -142,9 +142,10 @@ class _Indeterminate(ArithmeticError):
 
 
 def strategy(ctx: Context) -> Any:
-    """The statement's domain, read from its hypotheses: N ≤ 5 nodes in the closed unit disk
-    (distinct when the statement says so), 1 ≤ k ≤ k_max(N) with the boundary k = k_max(N)
-    drawn often, real exact inputs."""
+    """The statement's domain, read from its hypotheses (:meth:`Reconstruction.admits`): N ≤ 5
+    nodes in the closed unit disk, the first one repeated in about a quarter of the draws, and
+    1 ≤ k ≤ k_max(N) + 1 with the boundary k = k_max(N) and the step beyond it drawn often, real
+    exact inputs; kept when the statement admits them."""
     from hypothesis import strategies as st
 
     law = ctx.law(Reconstruction)
@@ -152,14 +153,16 @@ def strategy(ctx: Context) -> Any:
     @st.composite
     def build(draw: Any) -> dict[str, Any]:
         n = draw(st.integers(1, 5))
-        top = law.k_max(n)
-        k = draw(st.one_of(st.just(top), st.integers(1, top)))
-        nodes = draw(st.lists(st.sampled_from(simple_gaussians()), min_size=n, max_size=n,
-                              unique=law.distinct))
+        top = max(law.k_max(n), 0) + 1
+        k = draw(st.one_of(st.sampled_from([top - 1, top]), st.integers(1, top)))
+        nodes = draw(st.lists(st.sampled_from(simple_gaussians()), min_size=n, max_size=n))
+        if n >= 2 and draw(st.integers(0, 3)) == 0:
+            nodes[1] = nodes[0]
         u = draw(st.lists(st.sampled_from(simple_rationals()).map(QQi), min_size=k, max_size=k))
         return {"nodes": nodes, "u": u}
 
-    return build()
+    return build().filter(lambda i: law.admits(len(i["nodes"]), len(i["u"]),
+                                               all_distinct(i["nodes"])))
 
 
 def holds(inst: dict[str, Any], ctx: Context) -> Instance:

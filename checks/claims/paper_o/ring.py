@@ -13,7 +13,9 @@ uniform instead of |λ|², θ = πu₂) runs through the same checks.
   KS of |λ|², KS of θ and a χ² test of the joint law on an equal-area grid, combined by Bonferroni
   at the declared α. The backend's rounding is carried through the tests: each |λ| is known only
   to its a-priori error bound (points) or its enclosure (balls), and a test whose decision could
-  flip within those bounds is INCONCLUSIVE.
+  flip within those bounds is INCONCLUSIVE. The same check evaluates the sampler at the degenerate
+  corners r_min = r_max of Lemma 6's domain (the unit circle and the point 0, theory.ring.CORNERS),
+  where every computed |λ|² must equal r² within its error bound.
 
 Helper usable by other claims: :func:`lemma6_backend` (Lemma 6 in any backend's arithmetic).
 """
@@ -37,7 +39,7 @@ from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.exact import QQi
 from recmem.numerics.nodes import uniform_draws
-from recmem.theory.ring import LEMMA6, RingSampling, lemma6_law, ring_cdf_instance
+from recmem.theory.ring import CORNERS, LEMMA6, RingSampling, lemma6_law, ring_cdf_instance
 
 # Declared significance of the combined statistical test (fixed before looking at data).
 ALPHA = 1e-3
@@ -50,6 +52,10 @@ C_ROUND = 4
 # Relative error of converting a backend's value to complex128 for the statistics, and of |λ|² in
 # float64 from it.
 F64 = 2.0**-52
+# Draws evaluated at each degenerate corner r_min = r_max of Lemma 6's domain: the law is a circle
+# (or the point 0) there, and every computed |λ|² must equal r² within its error bound, a
+# deterministic check that needs no large sample.
+CORNER_DRAWS = 16
 
 
 def lemma6_backend(backend: AbstractBackend, u1s: Sequence[Fraction], u2s: Sequence[Fraction],
@@ -168,6 +174,40 @@ def _chi2(r2: np.ndarray, theta: np.ndarray, lo: float, hi: float, s_r: np.ndarr
     return chi, float(stats.chi2.sf(chi_hi, df)), float(stats.chi2.sf(chi_lo, df)), int(amb.sum())
 
 
+def _on_circle(r2: np.ndarray, r_sq: float, s_r: np.ndarray) -> tuple[float, bool]:
+    """(largest |  |λ|² − r² |, whether every |λ|² equals r² within its error bound s_r): the law
+    on a degenerate ring r_min = r_max = r (a circle; the point 0 when r = 0)."""
+    dev = np.abs(r2 - r_sq)
+    return float(dev.max()), bool(np.all(dev <= s_r + 4 * F64 * max(r_sq, 1e-300)))
+
+
+def _corner_failures(backend: AbstractBackend, law: RingSampling, u1s: Sequence[Fraction],
+                     u2s: Sequence[Fraction], skip: tuple[Fraction, Fraction]
+                     ) -> tuple[list[str], dict[str, Any]]:
+    """The statement's sampler at the degenerate corners r_min = r_max of Lemma 6's domain
+    (:data:`recmem.theory.ring.CORNERS`: the unit circle and the point 0) other than ``skip``:
+    every computed |λ|² must be r² within its error bound (as the radial test of
+    :func:`statistics` demands on a circle). Returns the failures and the data."""
+    bad: list[str] = []
+    data: dict[str, Any] = {}
+    for label, lo, hi in CORNERS:
+        if lo != hi or (lo, hi) == skip or not law.admits(lo, hi):
+            continue
+        lam = lemma6_backend(backend, u1s, u2s, lo, hi, law)
+        vals, rel = _values(backend, lam, law, u1s, lo, hi)
+        r2 = np.abs(vals) ** 2
+        if not (np.all(np.isfinite(r2)) and np.all(rel <= 0.5)):
+            bad.append(f"{label}: values not finite or not resolved")
+            data[label] = "not finite or not resolved"
+            continue
+        dev, ok = _on_circle(r2, float(lo * lo), 3 * rel * r2 + F64)
+        data[label] = {"draws": len(u1s), "max | |λ|² − r² |": dev, "within error bounds": ok}
+        if not ok:
+            bad.append(f"{label}: |λ|² deviates from r² = {lo * lo} by {dev:.3g}, beyond its "
+                       "error bound")
+    return bad, data
+
+
 def statistics(backend_name: str, values: Sequence[complex] | np.ndarray, r_min: Fraction,
                r_max: Fraction, rel_err: Sequence[float] | np.ndarray | None = None,
                check: str | None = None) -> Evidence:
@@ -223,10 +263,8 @@ def statistics(backend_name: str, values: Sequence[complex] | np.ndarray, r_min:
         d, p_lo, p_hi = _ks(r2, cdf, float(s_r.max()) * slope)
         tests["KS |λ|²"] = {"D": round(d, 5), "p": (p_lo, p_hi)}
     else:
-        dev = np.abs(r2 - lo)
-        ok = bool(np.all(dev <= s_r + 4 * F64 * max(lo, 1e-300)))
-        tests["|λ|² = r² (circle)"] = {"max deviation": float(dev.max()), "p": (float(ok),
-                                                                                 float(ok))}
+        dev, ok = _on_circle(r2, lo, s_r)
+        tests["|λ|² = r² (circle)"] = {"max deviation": dev, "p": (float(ok), float(ok))}
     if hi > 0:
         d, p_lo, p_hi = _ks(theta, stats.uniform(0.0, 2 * np.pi).cdf,
                             float(s_t.max()) / (2 * np.pi))
@@ -282,7 +320,14 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     vals, rel = _values(backend, lam, law, u1s, r_min, r_max)
     ev = statistics(backend.name, vals, r_min, r_max, rel,
                     check=f"area-uniform law on T({r_min}, {r_max}): KS |λ|², KS θ, χ² "
-                          f"({len(u1s)} draws, seed {ctx.seed})")
+                          f"({len(u1s)} draws, seed {ctx.seed}); |λ|² = r² at the degenerate "
+                          "corners r_min = r_max of Lemma 6's domain")
+    bad, corners = _corner_failures(backend, law, u1s[:CORNER_DRAWS], u2s[:CORNER_DRAWS],
+                                    (r_min, r_max))
+    ev.data["degenerate corners"] = corners
+    if bad:
+        ev.outcome = Outcome.FAIL
+        ev.message = "; ".join(bad) + f" ({ev.message})"
     ev.precision_bits = backend.precision_bits
     ev.tolerance_source = (f"{ev.tolerance_source}; |λ| known to "
                            + ("its enclosure" if backend.encloses else

@@ -5,8 +5,8 @@ principal logarithm. One statement, ``recmem.theory.timestamp.Timestamp``, read 
 As printed it fails (λ₀ = 0, λ₀ = 1, and whenever k·Arg λ₀ leaves (−π, π]);
 ``O.timestamp.corrected`` (0 < |λ₀| < 1, k = ln|x_{k,0}(λ₀ − 1) + 1| / ln|λ₀|) is proved for all
 such λ₀ and k. Negative controls: the power of λ₀ shifted by one, the sign of the inversion's
-(λ₀ − 1) flipped, and for the correction the hypothesis widened back to |λ₀| ≤ 1 and the moduli
-dropped.
+(λ₀ − 1) flipped, and for the correction each side of the hypothesis widened on its own (the unit
+circle |λ₀| = 1 admitted; λ₀ = 0 admitted) and the moduli dropped.
 
 Numeric side, per arithmetic: x_{k,0} comes from the backend's recurrence x_k = λ₀ x_{k−1} + 1,
 x_0 = 0 (the RNN itself, the definition), then the statement's inversion is evaluated in the

@@ -346,7 +346,7 @@ def holds(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
     pm, wm, qm = fmpq_matrix(p), fmpq_matrix(inst.W), fmpq_matrix(q)
     resid = law.residual(wm, pm, qm, lambda a, b: a * b, lambda a: a.transpose())
     solves = resid == resid * 0
-    definite = lc.charpoly_pd(pm if law.definite > 0 else -pm)
+    definite = lc.charpoly_pd(pm if law.definite == 1 else -pm)
     return Instance(solves and definite, "exact over ℚ(i): P = ∫₀^∞ (integrand) dt termwise from "
                     "e^(Wt) = S e^(Tt) S⁻¹ (T triangular); residual over ℚ; definiteness by the "
                     "signs of the characteristic polynomial",

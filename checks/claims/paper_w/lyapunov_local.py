@@ -195,8 +195,10 @@ class Case:
 
 def cases(ctx: Context, law: LocalQuartic) -> list[Case]:
     """A W drawn from the law's family (parameters N, kind, departure, draw), W = [−1] (where
-    q(v) = −v⁴ and every explicit radius is attained), and for the printed radius the Jordan block
-    [[−1, 1], [0, −1]]."""
+    q(v) = −v⁴ and every explicit radius is attained), for the printed radius the Jordan block
+    [[−1, 1], [0, −1]], and for diagonalizable W the far-from-normal [[−1, 8], [0, −2]] =
+    V·diag(−1, −2)·V⁻¹, V = [[1, −8], [0, 1]] (κ₂(V) = 33 + 8√17): there max_d |q(d)|/|d|⁴ ≈ 22.4
+    exceeds nM₀/β₀ = 16, so a radius without κ₂(V)² fails."""
     from recmem.numerics.lyapunov import fmpq_matrix
 
     kind = "diagonalizable" if law.family == "diagonalizable" else str(ctx["kind"])
@@ -205,6 +207,9 @@ def cases(ctx: Context, law: LocalQuartic) -> list[Case]:
            Case("W = [−1] (radius attained)", fmpq_matrix([[-1]]), Fraction(-1), fmpq_matrix([[1]]))]
     if law.radius == "beta0/M0":
         out.append(Case("W = [[−1, 1], [0, −1]]", fmpq_matrix([[-1, 1], [0, -1]]), Fraction(-1)))
+    if law.family == "diagonalizable":
+        out.append(Case("W = [[−1, 8], [0, −2]] (far from normal)", fmpq_matrix([[-1, 8], [0, -2]]),
+                        Fraction(-1), fmpq_matrix([[1, -8], [0, 1]])))
     return out
 
 
@@ -723,7 +728,7 @@ CLAIMS = [
     Claim(
         id="W.lyapunov-local.eq92.corrected",
         title="|Diag(v)²Wv|₂ ≤ √m·M₀|v|₂³",
-        statement=DiagCubeBound(dim_power=Fraction(1, 2)),
+        statement=DiagCubeBound(root_m=True),
         provenance=Provenance("W", "App. A.10, proof of Lemma A.9, eqs. (92)–(98)", QUOTE_92),
         tolerance="exact (ℚ: squares compared); enclosure (flint); point arithmetics "
                   "c·(m + 8)·u·M₀·m^1.5·|v|∞³",
