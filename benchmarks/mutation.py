@@ -15,13 +15,17 @@ targets are
 Each mutant runs ``recmem verify`` of the claims it can affect in a fresh interpreter that loads
 the mutated module in place of the original. It is **killed** when a claim's verdict changes (a
 passing claim stops passing, a refuted one is no longer refuted), **detected** when only a
-refuted claim's counterexample or a control's verdict changes, and **survives** otherwise. Every
-survivor is printed with its location and change, and with the reason when it is a known
-equivalent mutant (``EQUIVALENT``). Target: every non-equivalent mutant killed.
+refuted claim's counterexample, a control's verdict or the outcome of one of the claim's checks
+changes (a numeric side that stops refuting while the symbolic side still does, say; checks
+whose outcome differs between two unmutated runs are left out), and **survives** otherwise.
+Every survivor is printed with its location and change, and with the reason when it is a known
+equivalent mutant (``EQUIVALENT``, read from ``benchmarks/equivalent_mutants_*.json``). Target:
+every non-equivalent mutant killed.
 
     python benchmarks/mutation.py                       # everything (tens of minutes on 2 cores)
     python benchmarks/mutation.py --module recurrence   # the statements of theory/recurrence.py
     python benchmarks/mutation.py --limit 20 --jobs 2 --json mutants.json
+    python benchmarks/mutation.py --survivors-of mutants.json   # re-run what survived there
 """
 
 from __future__ import annotations
@@ -297,8 +301,34 @@ def run_verify(claims: list[str], mutant: Mutant | None, examples: int, workdir:
     data = json.loads(report.read_text(encoding="utf-8"))
     return {c["id"]: {"verdict": c["verdict"],
                       "counterexample": _stable(c.get("counterexample")),
-                      "controls": [k["verdict"] for k in c.get("controls") or []]}
+                      "controls": [k["verdict"] for k in c.get("controls") or []],
+                      "checks": _outcomes(c.get("evidence") or [])}
             for c in data["claims"]}
+
+
+def _outcomes(evidence: list[dict[str, Any]]) -> dict[str, str]:
+    """Each check's outcome, keyed by (check, backend) and numbered when a pair repeats."""
+    out: dict[str, str] = {}
+    for e in evidence:
+        base = f"{e.get('check')} [{e.get('backend')}]"
+        key, n = base, 1
+        while key in out:
+            n += 1
+            key = f"{base} #{n}"
+        out[key] = str(e.get("outcome"))
+    return out
+
+
+def steady(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """The baseline with only what two unmutated runs agree on: a check whose outcome differs
+    between them (a time budget, say) cannot tell a mutant apart and is left out of the
+    comparison, so it never counts a mutant as detected."""
+    out = {}
+    for cid, a in first.items():
+        b = second.get(cid, {})
+        checks = {k: v for k, v in a["checks"].items() if b.get("checks", {}).get(k) == v}
+        out[cid] = {**a, "checks": checks}
+    return out
 
 
 def _stable(cx: Any) -> Any:
@@ -321,6 +351,13 @@ def judge(base: dict[str, Any], got: dict[str, Any]) -> tuple[str, str]:
         g = got[cid]
         if g["counterexample"] != b["counterexample"] or g["controls"] != b["controls"]:
             return "detected", f"{cid}: counterexample or controls changed ({b['verdict']})"
+    for cid, b in base.items():
+        # a check whose outcome moved (a numeric side that stops refuting, say) is caught even
+        # when another side still decides the verdict
+        changed = [k for k, v in b["checks"].items() if got[cid]["checks"].get(k, v) != v]
+        if changed:
+            return "detected", (f"{cid}: check {changed[0]!r} {b['checks'][changed[0]]} → "
+                                f"{got[cid]['checks'][changed[0]]}")
     return "survived", ""
 
 
@@ -334,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2)))
     ap.add_argument("--examples", type=int, default=30, help="search examples per claim")
     ap.add_argument("--json", metavar="PATH", help="write every mutant's result here")
+    ap.add_argument("--survivors-of", metavar="PATH",
+                    help="only the mutants that survived in this earlier --json (by key)")
     args = ap.parse_args(argv)
 
     files = sorted(ROOT.glob("theory/*.py")) + sorted(ROOT.glob("checks/claims/*/*.py"))
@@ -342,6 +381,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.module:
         files = [f for f in files if any(m in str(f) for m in args.module)]
     todo = mutants(files)
+    if args.survivors_of:
+        before = json.loads(Path(args.survivors_of).read_text(encoding="utf-8"))
+        keys = {r["key"] for r in before if r["status"] == "survived"}
+        todo = [m for m in todo if m.key in keys]
     if args.limit:
         todo = todo[:args.limit]
     if not todo:
@@ -361,14 +404,18 @@ def main(argv: list[str] | None = None) -> int:
         baselines, limits = {}, {}
         for mod, ids in claims_of.items():
             t_mod = time.perf_counter()
-            baselines[mod] = run_verify(ids, None, args.examples, work)
+            first = run_verify(ids, None, args.examples, work)
             # a mutant may be slower (precision escalation), but not 10× and a minute slower
             limits[mod] = 10 * (time.perf_counter() - t_mod) + 60
-            if "error" in baselines[mod]:
-                raise SystemExit(f"the unmutated run of {mod}'s claims failed: "
-                                 f"{baselines[mod]['error']}")
+            if "error" in first:
+                raise SystemExit(f"the unmutated run of {mod}'s claims failed: {first['error']}")
+            again = run_verify(ids, None, args.examples, work, limits[mod])
+            if "error" in again or any(again[c]["verdict"] != first[c]["verdict"] for c in first):
+                raise SystemExit(f"two unmutated runs of {mod}'s claims disagree on a verdict")
+            baselines[mod] = steady(first, again)
         base_time = time.perf_counter() - t0
-        print(f"baseline runs: {base_time:.1f} s for {len(baselines)} modules", flush=True)
+        print(f"baseline runs (each twice): {base_time:.1f} s for {len(baselines)} modules",
+              flush=True)
 
         def one(m: Mutant) -> dict[str, Any]:
             t = time.perf_counter()

@@ -40,11 +40,12 @@ def search(claim: Claim, ctx: Context, max_examples: int | None = None,
     holds = claim.holds
     n = max_examples if max_examples is not None else ctx.search_examples
     t0 = time.perf_counter()
-    undecided = 0
+    undecided = judged = 0
 
     def refutes(instance: Any) -> bool:
-        nonlocal undecided
+        nonlocal undecided, judged
         r = holds(instance, ctx)
+        judged += 1
         undecided += r.holds is None
         return r.holds is False
 
@@ -54,9 +55,13 @@ def search(claim: Claim, ctx: Context, max_examples: int | None = None,
     try:
         found = find(claim.strategy(ctx), refutes, settings=cfg, random=random.Random(ctx.seed))
     except NoSuchExample:
+        decided = judged - undecided
+        # a search that decided no instance has confirmed nothing: it cannot pass
         return Evidence(check="counterexample search over the stated domain", kind="search",
-                        backend=backend, outcome=Outcome.PASS, instances=n,
-                        message=f"no counterexample in {n} examples (seed {ctx.seed}); "
+                        backend=backend,
+                        outcome=Outcome.PASS if decided else Outcome.INCONCLUSIVE,
+                        instances=decided,
+                        message=f"no counterexample in {judged} examples (seed {ctx.seed}); "
                                 f"{undecided} undecided",
                         seconds=time.perf_counter() - t0)
     r = holds(found, ctx)

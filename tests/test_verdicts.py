@@ -210,3 +210,20 @@ def test_enclosure_policy() -> None:
     assert tol.enclosure(True, mpmath.mpf("1e-30"), mpmath.mpf("1e-20"), 256).outcome is Outcome.PASS
     wide = tol.enclosure(True, mpmath.mpf("1e-5"), mpmath.mpf("1e-20"), 256)
     assert wide.outcome is Outcome.INCONCLUSIVE and wide.needed_bits == 512
+
+
+def test_a_search_that_decides_no_instance_cannot_pass() -> None:
+    """The counterexample search passes only on instances it decided: a search whose every
+    instance was undecided confirms nothing and is INCONCLUSIVE."""
+    from dataclasses import replace
+
+    from recmem.checks.registry import get
+    from recmem.checks.search import Instance, search
+
+    claim = get("O.unroll")
+    undecided = replace(claim, holds=lambda inst, ctx: Instance(None, "no certificate", {}))
+    ev = search(undecided, undecided.context(), max_examples=5, shrink=False)
+    assert str(ev.outcome) == "inconclusive" and ev.instances == 0
+    assert "5 undecided" in ev.message
+    decided = search(claim, claim.context(), max_examples=5, shrink=False)
+    assert str(decided.outcome) == "pass" and decided.instances == 5

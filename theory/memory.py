@@ -137,6 +137,31 @@ def diagonal_certificate_2x2(w: Mat) -> list[Fraction] | None:
     return dm
 
 
+def diagonal_domain_on_grid() -> bool:
+    """Whether :func:`diagonal_certificate_2x2` (the statement's domain decision for diagonally
+    stable W) is right at every W with entries in {0, ±1/2, ±1, ±2}, exactly: where it returns a
+    D, D is positive and DW + WᵀD ≺ 0 (negative trace, positive determinant); where it returns
+    None, W violates a necessary condition of diagonal stability (the diagonal of DW + WᵀD is
+    2d_iw_ii, so w_ii < 0; and DW + WᵀD ≺ 0 makes W Hurwitz, so det W > 0 for 2×2). The grid
+    reaches the boundary (w_ii = 0, det W = 0) and beyond, where a certificate must be refused."""
+    vals = [Fraction(k, 2) for k in range(-4, 5) if k not in (-3, 3)]
+    for a, b, c, d in itertools.product(vals, repeat=4):
+        w = [[a, b], [c, d]]
+        try:
+            dm = diagonal_certificate_2x2(w)
+        except AssertionError:
+            return False
+        if dm is None:
+            if a < 0 and d < 0 and a * d - b * c > 0:
+                return False  # refused a W whose certificate exists (the criterion's converse)
+            continue
+        off = dm[0] * b + dm[1] * c
+        s00, s11 = 2 * dm[0] * a, 2 * dm[1] * d
+        if not (min(dm) > 0 and s00 + s11 < 0 and s00 * s11 - off * off > 0):
+            return False
+    return True
+
+
 def hardtanh_corner(w: Mat, u: Mat, c: Sequence[Fraction], x: Sequence[Fraction]) -> dict[str, Any] | None:
     """An exact certificate that the hardtanh RNN (b = 0) has dŷ/dt ≡ cᵀs ≠ 0 for the input u^x.
 
@@ -377,8 +402,7 @@ def diagonal_stability_proof() -> Proof:
         sp.limit(sp.Abs(zz) - sp.Rational(1, 2), zz, sp.oo) == sp.oo
         and sp.simplify(sp.diff(zz**2 / 2, zz) - zz) == 0 and sp.diff(zz - sp.Rational(1, 2), zz) == 1
         and phi_hard.subs(zz, 1) == sp.Rational(1, 2))
-    example = _m([[-1, 3], [0, -1]])
-    checks["D for W = [[−1, 3], [0, −1]]"] = diagonal_certificate_2x2(example) is not None
+    checks["the 2×2 domain decision on the grid {0, ±1/2, ±1, ±2}⁴"] = diagonal_domain_on_grid()
     failed = [k for k, v in checks.items() if not v]
     if failed:
         return Proof(None, "the Persidskii argument", f"SymPy could not check: {failed}",

@@ -64,9 +64,17 @@ def hardtanh_memory_proof(offset: Any = None) -> tuple[bool, dict[str, Any]]:
     split_ok = sp.simplify(g - ((sp.exp(tau) - 1 - tau) + o * u * (sp.exp(tau) - 1))) == 0
     mono_ok = (sp.simplify(sp.diff(sp.exp(tau) - 1 - tau, tau) - (sp.exp(tau) - 1)) == 0
                and (sp.exp(tau) - 1 - tau).subs(tau, 0) == 0)
-    ok = bool(deriv_ok and top_ok and split_ok and mono_ok)
+    # the closed form itself, at symbolic w < 0, u, c > 0, t ≥ 0: M_o(t) = c·u·r(τ + 1), τ = |w|t
+    # (the ratio cσ(z)/(|x| + o) = c·u·σ(z)/(z₀ + o·u) at its maximising input z₀ = τ + 1)
+    w, c, t = sp.Symbol("w", negative=True), sp.Symbol("c", positive=True), \
+        sp.Symbol("t", nonnegative=True)
+    up = sp.Symbol("u", positive=True)
+    derived = (c * up * r.subs(u, up).subs(z0, tau + 1)).subs(tau, -w * t)
+    closed_ok = sp.simplify(hardtanh_memory(w, up, c, o, t) - derived) == 0
+    ok = bool(deriv_ok and top_ok and split_ok and mono_ok and closed_ok)
     return ok, {"r'(z₀) sign = sign(z₀ + o·u − 1)": deriv_ok, "r(τ + 1) = 1/(τ + 1 + o·u)": top_ok,
-                "unsaturated branch below": bool(split_ok and mono_ok)}
+                "unsaturated branch below": bool(split_ok and mono_ok),
+                "hardtanh_memory = c·u·r(τ + 1) at τ = |w|t": closed_ok}
 
 
 def sin_rate(x: Any, t: Any, lib: Any) -> Any:

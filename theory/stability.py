@@ -471,6 +471,8 @@ class SlopeRate(Statement):
         return f * s**self.slope_power
 
     def slack(self, L: Any) -> Any:
+        """The factor of the 𝒜₁ rate, 1 − L (1 when the slack is taken inside, and for 𝒜₀), in
+        the arithmetic of L."""
         return 1 - L if (self.family == "A1" and self.lyapunov_slack) else L * 0 + 1
 
     def upsilon_squared(self, a: Any, b: Any, L: Any) -> Any:
@@ -546,13 +548,13 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
     wv, L, tt = sp.Integer(1), sp.Rational(1, 16), sp.Integer(4)
     for av, bv in ((sp.Rational(1, 2), sp.Integer(2)), (sp.Integer(2), sp.Rational(1, 2)),
                    (sp.Integer(1), sp.Integer(1))):
-        Lv = L if law.lyapunov_slack else sp.Integer(0)
-        ups2 = av * L / bv  # Υ_L² (the same small v_0 for the L = 0 reading)
+        Lv = L if law.lyapunov_slack else sp.Integer(0)  # for the report: the L the bound uses
+        ups2 = law.upsilon_squared(av, bv, L)  # Υ_L² (the same small v_0 for the L = 0 reading)
         u0v = ups2 / 4
         ut = u.subs({a: av, b: bv, w: wv, u0: u0v, t: tt})
         k = sp.nsimplify(law.kappa(Fraction(int(av.p), int(av.q))))
         # V ∝ v² (diagonal W, one active unit): V(v_t) ≤ e^{−2κ(1−L)β₀t}V(v_0) ⇔ u_t ≤ e^{…}u_0
-        bound = sp.exp(-2 * k * (1 - Lv) * wv * tt) * u0v
+        bound = sp.exp(-2 * k * law.slack(L) * wv * tt) * u0v
         if sp.simplify(ut - bound).is_positive:
             return Proof(False, "𝒜₁, scalar W", "exact (Bernoulli) solution of v' = wv(a − bv²)",
                          counterexample={"a": str(av), "b": str(bv), "σ": "tanh(z)/2 (σ' = 1/2 − "
@@ -599,18 +601,35 @@ class BallInclusion(Statement):
                 Control("inner radius multiplied by 9/8",
                         replace(self, inner_factor=self.inner_factor * Fraction(9, 8))))
 
+    def radius(self, beta: Any, m: Any, sqrt: Callable[[Any], Any],
+               number: Callable[[Fraction], Any] | None = None) -> Any:
+        """The inner ball's radius r = inner_factor·β/√m^root_power in the arithmetic of β
+        (``number`` converts the exact factor into it; by default a Fraction stays exact and
+        other arithmetics take it as a float, exact for the dyadic factors used here)."""
+        if number is None:
+            number = (lambda q: q) if isinstance(beta, Fraction) else float
+        r = number(self.inner_factor) * beta
+        if self.root_power:
+            r = r / sqrt(beta * 0 + m) ** self.root_power  # m in the arithmetic of β
+        return r
+
     def radius_squared(self, beta: Fraction, m: int) -> Fraction:
-        """r² (rational) of the inner ball."""
-        return (self.inner_factor * beta) ** 2 / Fraction(m) ** self.root_power
+        """r² (rational, root_power ≤ 2) of the inner ball, from :meth:`radius` evaluated
+        exactly in SymPy."""
+        import sympy as sp
+
+        r = self.radius(sp.Rational(beta.numerator, beta.denominator), m, sp.sqrt,
+                        lambda q: sp.Rational(q.numerator, q.denominator))
+        r2 = sp.nsimplify(r ** 2)
+        if not r2.is_Rational:
+            raise ValueError(f"r² = {r2} is not rational")
+        return Fraction(int(r2.p), int(r2.q))
 
     def vertex_outer(self, m: int, beta: Any, sqrt: Callable[[Any], Any]) -> Any:
         """|δ|_outer at the inner ball's worst point (the vertex r·(1, …, 1) of the ∞-ball)."""
         if self.inner != "inf":
             raise ValueError("only the ∞-norm inner ball (Lemma A.6) is implemented")
-        r = self.inner_factor * beta if isinstance(beta, Fraction) else beta * float(self.inner_factor)
-        if self.root_power:
-            r = r / sqrt(beta * 0 + m) ** self.root_power  # m in the arithmetic of β
-        return vector_norm([r] * m, self.outer, sqrt)
+        return vector_norm([self.radius(beta, m, sqrt)] * m, self.outer, sqrt)
 
 
 def inclusion_proof(law: BallInclusion) -> Proof:
@@ -620,7 +639,7 @@ def inclusion_proof(law: BallInclusion) -> Proof:
 
     m = sp.Symbol("m", positive=True, integer=True)
     beta = sp.Symbol("beta", positive=True)
-    r = sp.nsimplify(law.inner_factor) * beta * m ** sp.Rational(-law.root_power, 2)
+    r = law.radius(beta, m, sp.sqrt, lambda q: sp.Rational(q.numerator, q.denominator))
     size = {"1": r * m, "2": r * sp.sqrt(m), "inf": r}[law.outer]
     excess = sp.simplify(size / beta)
     for mv in range(1, 9):

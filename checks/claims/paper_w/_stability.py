@@ -117,8 +117,23 @@ def ball_lower(x: Any) -> mpmath.mpf:
 
 
 # ---- the closed-form cases of eq. (9)'s supremum (W.perturbation) --------------------------------
+class _KernelOnUnitGrid:
+    """The target kernel ρ on the unit-step grid 1, 2, …, T that both cases are compared on."""
+
+    kernel: Kernel
+    T: int
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(Fraction(1), Fraction(1), self.T)
+
+    @property
+    def target(self) -> LinearTarget:
+        return LinearTarget(self.kernel)
+
+
 @dataclass(frozen=True)
-class ScalarCase:
+class ScalarCase(_KernelOnUnitGrid):
     """Target ρ (one-input kernel) against the 1-unit linear RNN ρ̂(t) = c·u·e^{wt} (b = 0, not
     perturbed: the linear-RNN hypothesis space); grid t = 1, …, T.
 
@@ -140,13 +155,6 @@ class ScalarCase:
         if self.norm not in ("memory", "output"):
             raise ValueError("the scalar closed form is exact for the memory and output norms only")
 
-    @property
-    def grid(self) -> Grid:
-        return Grid(Fraction(1), Fraction(1), self.T)
-
-    @property
-    def target(self) -> LinearTarget:
-        return LinearTarget(self.kernel)
 
     @property
     def theta(self) -> Theta:
@@ -213,7 +221,7 @@ READOUT_C = (Fraction(3, 4), Fraction(1, 4), Fraction(-1, 8))
 
 
 @dataclass(frozen=True)
-class ReadoutCase:
+class ReadoutCase(_KernelOnUnitGrid):
     """A width-m diagonal linear RNN W = −diag(r), U = 1, readout c, against a target kernel on
     t = 1, …, T, with only c perturbed (A.8 eq. (33), A.9 eq. (54)). The error e(t) = ρ̂(t) − ρ(t)
     is linear in Δc with gradient g(t) = e^{Wt}U (memory norm; ∫₀ᵗe^{Ws}ds U for the output
@@ -226,13 +234,6 @@ class ReadoutCase:
     rates: tuple[Fraction, ...] = READOUT_RATES
     c: tuple[Fraction, ...] = READOUT_C
 
-    @property
-    def grid(self) -> Grid:
-        return Grid(Fraction(1), Fraction(1), self.T)
-
-    @property
-    def target(self) -> LinearTarget:
-        return LinearTarget(self.kernel)
 
     @property
     def theta(self) -> Theta:

@@ -406,6 +406,15 @@ READING_MATRIX = ("e^M the matrix exponential, log the principal matrix logarith
 CORRECTED = StableReparam(reading="matrix", half_width=Fraction(1, 2))
 
 
+# The two readings of the LRU sentence share their tolerance, parameters and every side.
+_LRU_SIDES: dict[str, Any] = dict(
+    tolerance="exact (SymPy); flint enclosures; floats: relative error c·u·(2 + 2|a| + |θ|) of "
+              "exp(a + iθ), a = −e^ν",
+    params=(Param("nu_min", Fraction(-8), "smallest ν of the grid", parse_fraction),
+            Param("nu_max", Fraction(4), "largest ν of the grid", parse_fraction)),
+    validate=lambda v: None if v["nu_min"] <= v["nu_max"] else "need nu_min ≤ nu_max",
+    symbolic=symbolic_lru, numeric=numeric_lru, strategy=lru_strategy, holds=holds_lru)
+
 CLAIMS = [
     Claim(
         id="W.reparam",
@@ -472,16 +481,8 @@ CLAIMS = [
         title="LRU's exp(−exp ν) is the modulus of its eigenvalue, the discrete case of −e^M",
         statement=LruEigenvalue(part="modulus"),
         provenance=Provenance("W", LOCATION, QUOTE_LRU),
-        tolerance="exact (SymPy); flint enclosures; floats: relative error c·u·(2 + 2|a| + |θ|) "
-                  "of exp(a + iθ), a = −e^ν",
         uses=("W.reparam",),
-        params=(Param("nu_min", Fraction(-8), "smallest ν of the grid", parse_fraction),
-                Param("nu_max", Fraction(4), "largest ν of the grid", parse_fraction)),
-        validate=lambda v: None if v["nu_min"] <= v["nu_max"] else "need nu_min ≤ nu_max",
-        symbolic=symbolic_lru,
-        numeric=numeric_lru,
-        strategy=lru_strategy,
-        holds=holds_lru,
+        **_LRU_SIDES,
         reading="'the real part of eigenvalues' read as their modulus |λ| (LRU, Orvieto et al. "
                 "2023: λ = exp(−exp(ν) + iθ), whose modulus exp(−exp(ν)) is what its ν "
                 "parameterises; the paper's λ in exp(−exp(λ)) is our ν); 'the discrete case' read "
@@ -495,16 +496,8 @@ CLAIMS = [
         title="LRU's exp(−exp ν) as the real part of its eigenvalue (literal reading)",
         statement=LruEigenvalue(part="real part"),
         provenance=Provenance("W", LOCATION, QUOTE_LRU),
-        tolerance="exact (SymPy); flint enclosures; floats: relative error c·u·(2 + 2|a| + |θ|) "
-                  "of exp(a + iθ), a = −e^ν",
         uses=("W.reparam.lru",),
-        params=(Param("nu_min", Fraction(-8), "smallest ν of the grid", parse_fraction),
-                Param("nu_max", Fraction(4), "largest ν of the grid", parse_fraction)),
-        validate=lambda v: None if v["nu_min"] <= v["nu_max"] else "need nu_min ≤ nu_max",
-        symbolic=symbolic_lru,
-        numeric=numeric_lru,
-        strategy=lru_strategy,
-        holds=holds_lru,
+        **_LRU_SIDES,
         reading="'parameterizes the real part of eigenvalues by exp(−exp(λ))' read literally: "
                 "Re λ = exp(−exp(ν)) for LRU's λ = exp(−exp(ν) + iθ)",
         notes="Refuted: Re λ = exp(−exp ν)·cos θ, equal to exp(−exp ν) only when θ ∈ 2πℤ; the "

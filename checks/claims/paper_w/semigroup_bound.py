@@ -246,7 +246,9 @@ class SemigroupInstance:
 def strategy(ctx: Context) -> Any:
     """Spectral statements: W = U T Uᵀ over all Hurwitz W (non-normal, defective included), exact
     α(W); numerical ones: W = U·diag(−s)·Uᵀ + K (any W with negative definite symmetric part),
-    exact μ(W). β₀ = f·(the edge of the hypothesis, ``law.edge_beta0``), 1/4 ≤ f ≤ 1; t ∈ [0, 2]."""
+    exact μ(W). β₀ = f·(the edge of the hypothesis, ``law.edge_beta0``) for 1/4 ≤ f ≤ 1, and
+    just beyond it, β₀ = f·|a| for 1 < f ≤ 5/4, kept when the statement admits it (so a widened
+    hypothesis is searched where it differs); t ∈ [0, 2]."""
     from hypothesis import strategies as st
 
     from recmem.checks.strategies import fractions_in
@@ -255,15 +257,19 @@ def strategy(ctx: Context) -> Any:
     law = ctx.law(SemigroupBound)
     n_max = int(ctx["n_search"])
     times = fractions_in(Fraction(0), Fraction(2))
-    frac = fractions_in(Fraction(1, 4), Fraction(1))
-    def beta0(a: Fraction, f: Fraction) -> Fraction:  # f × the edge of the hypothesis
-        return f * law.edge_beta0(a)
+    frac = fractions_in(Fraction(1, 4), Fraction(5, 4))
+
+    def beta0(a: Fraction, f: Fraction) -> Fraction:  # f × the edge of the hypothesis, or beyond
+        return f * law.edge_beta0(a) if f <= 1 else -f * a
+
+    def admitted(inst: SemigroupInstance) -> bool:
+        return law.admits(inst.abscissa, inst.beta0)
 
     if law.abscissa == "spectral":
         base = lc.hurwitz_instances(1, n_max, "all")
         return st.builds(lambda inst, f, t: SemigroupInstance(inst.W, inst.alpha,
                                                               beta0(inst.alpha, f), t),
-                         base, frac, times)
+                         base, frac, times).filter(admitted)
 
     @st.composite
     def build(draw: Any) -> SemigroupInstance:
@@ -289,7 +295,7 @@ def strategy(ctx: Context) -> Any:
         return SemigroupInstance(tuple(map(tuple, fractions(w))), mu, beta0(mu, draw(frac)),
                                  draw(times))
 
-    return build()
+    return build().filter(admitted)
 
 
 def holds(inst: SemigroupInstance, ctx: Context) -> Instance:

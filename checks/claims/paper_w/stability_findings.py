@@ -232,11 +232,11 @@ def _a1_violations(law: SlopeRate, ar: Arith) -> tuple[list[tuple[str, Any]], fl
     rows, trunc = [], 0.0
     for a, b in ((Fraction(1, 2), Fraction(2)), (Fraction(2), Fraction(1, 2)),
                  (Fraction(1), Fraction(1))):
-        ups2 = a * L / b
+        ups2 = law.upsilon_squared(a, b, L)  # Υ_L² = aL/b
         v0 = ar.sqrt(ar.q(ups2 / 4))
         u0 = ar.q(ups2 / 4)
         kappa = law.kappa(a)
-        slack = 1 - L if law.lyapunov_slack else Fraction(1)
+        slack = law.slack(L)  # 1 − L, or 1 when the slack is taken inside (L = 0)
         qa, qb, qw, qh = ar.q(a), ar.q(b), ar.q(w), ar.q(h)
         half, sixth = ar.q(Fraction(1, 2)), ar.q(Fraction(1, 6))
         def f(v: Any, qw: Any = qw, qa: Any = qa, qb: Any = qb) -> Any:
