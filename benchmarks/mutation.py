@@ -246,9 +246,14 @@ def _node_at(tree: ast.AST, site: Site) -> ast.AST:
 
 def affected_claims(module: str) -> list[str]:
     """Claims whose statement class lives in ``module``, or whose claim module (or a private
-    helper module it imports) imports ``module``."""
-    out = subprocess.run([sys.executable, "-c", _AFFECTED, module], capture_output=True, text=True,
-                         check=True)
+    helper module it imports) imports ``module``; for a module of numeric definitions
+    (``DEFINITIONS``), the claims that call one of its methods (``.recurrence(`` …), directly or
+    through a ``recmem.numerics`` module they import: every backend is reached through the
+    backend interface, never by importing its module."""
+    methods = sorted({q.rsplit(".", 1)[-1] for f, q in DEFINITIONS
+                      if _module_name(ROOT / f) == module})
+    out = subprocess.run([sys.executable, "-c", _AFFECTED, module, ",".join(methods)],
+                         capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
@@ -256,6 +261,7 @@ _AFFECTED = r"""
 import inspect, json, sys
 from recmem.checks.registry import all_claims
 target = sys.argv[1]
+calls = ["." + m + "(" for m in sys.argv[2].split(",") if m]
 short = target.rsplit(".", 1)[1]
 hits = []
 for c in all_claims().values():
@@ -265,8 +271,13 @@ for c in all_claims().values():
     mod = sys.modules[fn.__module__] if fn else None
     srcs = [inspect.getsource(mod)] if mod else []
     for name, m in list(vars(mod).items()) if mod else []:
-        if inspect.ismodule(m) and m.__name__.split(".")[-1].startswith("_"):
+        if inspect.ismodule(m) and (m.__name__.split(".")[-1].startswith("_")
+                                    or (calls and m.__name__.startswith("recmem.numerics."))):
             srcs.append(inspect.getsource(m))
+        elif calls and getattr(m, "__module__", "").startswith("recmem.numerics."):
+            srcs.append(inspect.getsource(sys.modules[m.__module__]))  # a function imported by name
+    if calls and any(call in s for s in srcs for call in calls):
+        hits.append(c.id); continue
     for line in (l for s in srcs for l in s.splitlines()):
         if target in line or (("import " + short) in line and target.rsplit(".", 1)[0] in line):
             hits.append(c.id); break
