@@ -366,3 +366,16 @@ def test_perturbation_and_theorem_on_cuda() -> None:
     assert r.verdict is Verdict.CORROBORATED
     r = run("W.theorem", ("numpy", "torch:cuda"), beta_exponents="0,30,35")
     assert r.verdict is Verdict.CORROBORATED
+
+
+def test_a1_rate_claimed_too_fast_near_the_edge_is_refuted(monkeypatch) -> None:
+    """A planted slip in the 𝒜₁ slack, (1 − L/2) for (1 − L): slower than the asymptotic rate a,
+    faster than the rate a(1 − L) at the edge |v_0| = Υ_L. The exact instance at the edge and
+    t = 1/4 refutes it, and the general argument no longer goes through."""
+    from recmem.theory.stability import SlopeRate, slope_rate_proof
+
+    law = SlopeRate(family="A1", slope_power=1)
+    assert slope_rate_proof(law).holds is True
+    monkeypatch.setattr(SlopeRate, "slack", lambda self, L: 1 - L / 2)
+    proof = slope_rate_proof(law)
+    assert proof.holds is False and proof.counterexample["t"] == "1/4"

@@ -225,7 +225,8 @@ def _a0_violations(law: SlopeRate, ar: Arith) -> list[tuple[str, Any]]:
 
 def _a1_violations(law: SlopeRate, ar: Arith) -> tuple[list[tuple[str, Any]], float]:
     """RK4 for the scalar v' = wv(a − bv²) (the ODE, in the arithmetic), w = −1 (β₀ = 1),
-    L = 1/16, v_0² = Υ_L²/4; the violation of V(v_t) ≤ e^{−2κ(1−L)β₀t}V(v_0), relative to V(v_0).
+    L = 1/16, v_0² = Υ_L² (the edge of the hypothesis); the violation of
+    V(v_t) ≤ e^{−2κ(1−L)β₀t}V(v_0), relative to V(v_0).
     Returns the violations and the RK4 truncation bound: |e^{hλ} − P₄(hλ)| ≤ (h|λ|)⁵/120 per step
     with |λ| ≤ a|w|, over t/h steps, doubled for v² (relative)."""
     w, L, h, t_end = Fraction(-1), Fraction(1, 16), Fraction(1, 128), 4
@@ -233,8 +234,8 @@ def _a1_violations(law: SlopeRate, ar: Arith) -> tuple[list[tuple[str, Any]], fl
     for a, b in ((Fraction(1, 2), Fraction(2)), (Fraction(2), Fraction(1, 2)),
                  (Fraction(1), Fraction(1))):
         ups2 = law.upsilon_squared(a, b, L)  # Υ_L² = aL/b
-        v0 = ar.sqrt(ar.q(ups2 / 4))
-        u0 = ar.q(ups2 / 4)
+        v0 = ar.sqrt(ar.q(ups2))
+        u0 = ar.q(ups2)
         kappa = law.kappa(a)
         slack = law.slack(L)  # 1 − L, or 1 when the slack is taken inside (L = 0)
         qa, qb, qw, qh = ar.q(a), ar.q(b), ar.q(w), ar.q(h)
@@ -250,7 +251,7 @@ def _a1_violations(law: SlopeRate, ar: Arith) -> tuple[list[tuple[str, Any]], fl
             k4 = f(v + qh * k3)
             v = v + qh * sixth * (k1 + 2 * k2 + 2 * k3 + k4)
             t = k * h
-            if t in (1, 2, 4):
+            if t in (Fraction(1, 4), 1, 2, 4):  # 1/4: near the edge's rate (see slope_rate_proof)
                 bound = ar.exp(ar.q(-2 * kappa * slack * t)) * u0
                 rows.append((f"a = {a}, b = {b}, t = {t}", (v * v - bound) / u0))
         trunc = max(trunc, 2 * float(t_end / h) * float(abs(a * w) * h) ** 5 / 120)
