@@ -58,7 +58,10 @@ ACTIVATIONS: dict[str, Activation] = {
 
 
 def activation(name: str) -> Activation:
-    """The activation called ``name`` (ValueError listing the choices otherwise)."""
+    """The activation called ``name`` (ValueError listing the choices otherwise).
+
+    Domain of the forms: real arguments (σ of W §2.2 acts on ℝ^m); numpy/torch apply them
+    entrywise, mpmath to one real number."""
     try:
         return ACTIVATIONS[name]
     except KeyError:

@@ -22,6 +22,9 @@ from recmem.numerics.exact import QQi
 
 DEFAULT_BITS = 256
 MIN_BITS = 2
+# the most bits a working precision may have: ~19 700 decimal digits, far past any check's
+# need, and far below the sizes at which GMP aborts the process (a precision is an int)
+MAX_BITS = 65536
 
 # Capability names a claim may require of a backend.
 CAPABILITIES = frozenset(
@@ -85,8 +88,9 @@ def parse_spec(spec: str, default_bits: int = DEFAULT_BITS) -> BackendSpec:
         if a or b:
             raise SpecError(f"malformed backend spec {spec!r}: {kind} takes only @BITS")
         bits = int(bits_s) if bits_s is not None else default_bits
-        if bits < MIN_BITS:
-            raise SpecError(f"precision must be at least {MIN_BITS} bits, got {bits} in {spec!r}")
+        if not MIN_BITS <= bits <= MAX_BITS:
+            raise SpecError(f"precision must be between {MIN_BITS} and {MAX_BITS} bits, got "
+                            f"{bits} in {spec!r}")
         return BackendSpec(kind, bits=bits)
     if bits_s is not None:
         raise SpecError(f"malformed backend spec {spec!r}: {kind} has a fixed precision")
@@ -114,6 +118,11 @@ def parse_spec(spec: str, default_bits: int = DEFAULT_BITS) -> BackendSpec:
 @dataclass
 class AbstractBackend(ABC):
     """An arithmetic. Claims are written once against this interface.
+
+    Domain of every backend: exact Gaussian rationals (:class:`~recmem.numerics.exact.QQi`; complex
+    values are in the domain — the arithmetics are complex); vectors and matrices with n ≥ 1
+    entries/rows/columns (rectangular); ``vandermonde`` k ≥ 1; ``det`` a square matrix. Outside it,
+    ValueError (:class:`~recmem.numerics.validate.DomainError`). NaN/inf cannot be exact inputs.
 
     Native vectors are one-dimensional in numpy/torch and column matrices in mpmath/flint; code
     outside a backend never looks inside them, it only passes them back to the backend.
@@ -249,6 +258,34 @@ class AbstractBackend(ABC):
     @abstractmethod
     def exp(self, x: Any) -> Any:
         """Exponential of a native scalar."""
+
+    # ---- domain checks shared by the implementations (numerics.validate) ---------------------
+    def _check_values(self, values: Sequence[QQi], fn: str) -> list[QQi]:
+        from recmem.numerics.validate import exact_values
+
+        return exact_values(values, f"{self.name} {fn}")
+
+    def _check_rows(self, rows: Sequence[Sequence[QQi]], fn: str) -> list[list[QQi]]:
+        from recmem.numerics.validate import exact_rows
+
+        return exact_rows(rows, f"{self.name} {fn}")
+
+    def _check_matrix(self, a: Any, fn: str, *, square: bool = False) -> tuple[int, int]:
+        from recmem.numerics.validate import DomainError
+
+        rows, cols = self.shape(a)
+        if rows < 1 or cols < 1:
+            raise DomainError(f"{self.name} {fn} needs a nonempty matrix, got {rows}×{cols}")
+        if square and rows != cols:
+            raise DomainError(f"{self.name} {fn} needs a square matrix, got {rows}×{cols}")
+        return rows, cols
+
+    def _check_k(self, nodes: Any, k: int, fn: str) -> None:
+        from recmem.numerics.validate import DomainError, positive_int
+
+        positive_int(k, f"{self.name} {fn}: k")
+        if self.shape(nodes)[0] < 1:
+            raise DomainError(f"{self.name} {fn} needs N ≥ 1 nodes, got none")
 
 
 def capabilities_of(kind: str) -> frozenset[str]:

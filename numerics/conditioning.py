@@ -63,7 +63,11 @@ class KappaBracket:
 
 
 def exact_matrix_builder(rows: Sequence[Sequence[QQi]]) -> Callable[[int], Any]:
-    """A builder of the flint matrix of exact ``rows`` at any precision."""
+    """A builder of the flint matrix of exact ``rows`` at any precision. Domain: a nonempty
+    rectangular matrix of exact Gaussian rationals (ValueError otherwise, raised here)."""
+    from recmem.numerics.validate import exact_rows
+
+    rows = exact_rows(rows, "exact_matrix_builder")
 
     def build(bits: int) -> Any:
         from recmem.numerics.backend import BackendSpec
@@ -75,7 +79,13 @@ def exact_matrix_builder(rows: Sequence[Sequence[QQi]]) -> Callable[[int], Any]:
 
 
 def vandermonde_builder(nodes: Nodes, k: int) -> Callable[[int], Any]:
-    """A builder of V_k (O's orientation) for exact nodes at any precision."""
+    """A builder of V_k (O's orientation) for exact nodes at any precision. Domain: N ≥ 1 nodes,
+    k ≥ 1 (ValueError otherwise, raised here)."""
+    from recmem.numerics.validate import DomainError, positive_int
+
+    positive_int(k, "vandermonde_builder: k")
+    if len(nodes) < 1:
+        raise DomainError("vandermonde_builder needs N ≥ 1 nodes, got none")
 
     def build(bits: int) -> Any:
         from recmem.numerics.backend import BackendSpec
@@ -135,13 +145,22 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
 
     A wide matrix (rows < columns) is decided from its shape (:func:`_wide`): σ_min = 0 exactly,
     and no eigenvalue is computed.
+
+    Domain: ``build`` returns a nonempty ``acb_mat`` (complex entries are in the domain), any shape;
+    ``start_bits`` ≥ 2. An empty matrix raises ValueError. When σ_min cannot be separated from 0
+    by ``max_bits`` the bracket says so (``certified`` False, upper end ∞): never a wrong value.
     """
     import flint
 
     from recmem.numerics.flint_backend import arb_to_mpf
+    from recmem.numerics.validate import DomainError, positive_int
 
+    start_bits = positive_int(start_bits, "start_bits", 2)
     with flint.ctx.workprec(start_bits):
         first = build(start_bits)
+    if first.nrows() < 1 or first.ncols() < 1:
+        raise DomainError(f"sigma_bracket needs a nonempty matrix, got {first.nrows()}×"
+                          f"{first.ncols()}")
     if first.nrows() < first.ncols():
         return _wide(first, start_bits)
     bits = start_bits

@@ -8,6 +8,7 @@ fractional bits: the rounded values *are* the problem from then on.
 
 from __future__ import annotations
 
+import cmath
 import math
 from collections.abc import Iterable
 from fractions import Fraction
@@ -36,11 +37,17 @@ class QQi(NamedTuple):
 
 
 def qqi(value: QQi | Rational | complex | float) -> QQi:
-    """Convert an exactly representable value into a :class:`QQi` (floats are taken exactly)."""
+    """Convert an exactly representable value into a :class:`QQi` (floats are taken exactly).
+
+    Domain: QQi, int, Fraction, finite float or finite complex (complex is in the domain: QQi is a
+    Gaussian rational). NaN/inf raise ValueError, other types TypeError.
+    """
     if isinstance(value, QQi):
         return value
     if isinstance(value, Fraction | int):
         return QQi(Fraction(value))
+    if isinstance(value, float | complex) and not cmath.isfinite(value):
+        raise ValueError(f"qqi needs a finite value, got {value!r}")
     if isinstance(value, float):
         return QQi(Fraction(value))
     if isinstance(value, complex):
@@ -49,7 +56,16 @@ def qqi(value: QQi | Rational | complex | float) -> QQi:
 
 
 def dyadic(x: mpmath.mpf | float | Fraction, frac_bits: int) -> Fraction:
-    """Round ``x`` to the nearest multiple of ``2**-frac_bits`` (an exactly representable value)."""
+    """Round ``x`` to the nearest multiple of ``2**-frac_bits`` (an exactly representable value).
+
+    Domain: a finite real ``x`` (complex, NaN, inf: ValueError), ``frac_bits`` ≥ 0."""
+    if frac_bits < 0:
+        raise ValueError(f"dyadic needs frac_bits ≥ 0, got {frac_bits}")
+    if isinstance(x, complex | mpmath.mpc):
+        raise ValueError(f"complex entries are not supported: dyadic rounds a real x, got {x!r} "
+                         "(use dyadic_complex)")
+    if not isinstance(x, Fraction | int) and not mpmath.isfinite(x):
+        raise ValueError(f"dyadic needs a finite x, got {x!r}")
     if isinstance(x, Fraction | int):
         return Fraction(round(Fraction(x) * 2**frac_bits), 2**frac_bits)
     # multiplying by a power of two is exact in binary floating point
@@ -103,5 +119,8 @@ def uniform_dyadic(rng_bits: int, bits: int = 53) -> Fraction:
 
 
 def bits_for(value: float) -> int:
-    """Number of bits needed to resolve a relative size ``value`` (≥ 1)."""
+    """Number of bits needed to resolve a relative size ``value`` (values below 1 count as 1).
+    Domain: a finite real value (NaN and inf raise ValueError)."""
+    if not math.isfinite(value):
+        raise ValueError(f"bits_for needs a finite value, got {value!r}")
     return max(1, math.ceil(math.log2(max(value, 1.0))))

@@ -69,10 +69,12 @@ class FlintBackend(AbstractBackend):
         return self.workprec()
 
     def vector(self, values: Sequence[QQi]) -> Any:
+        values = self._check_values(values, "vector")
         with self.workprec():
             return flint.acb_mat([[_acb(v)] for v in values])
 
     def matrix(self, rows: Sequence[Sequence[QQi]]) -> Any:
+        rows = self._check_rows(rows, "matrix")
         with self.workprec():
             return flint.acb_mat([[_acb(v) for v in row] for row in rows])
 
@@ -149,6 +151,7 @@ class FlintBackend(AbstractBackend):
             return flint.acb(x).exp()
 
     def vandermonde(self, nodes: Any, k: int) -> Any:
+        self._check_k(nodes, k, "vandermonde")
         with self.workprec():
             n = nodes.nrows()
             rows = []
@@ -178,10 +181,12 @@ class FlintBackend(AbstractBackend):
             return a * b
 
     def det(self, a: Any) -> Any:
+        self._check_matrix(a, "det", square=True)
         with self.workprec():
             return a.det()
 
     def svdvals(self, a: Any) -> list[mpmath.mpf]:
+        self._check_matrix(a, "svdvals")
         # Certified eigenvalues of the Hermitian Gram matrix; σ = sqrt(λ). Midpoints returned.
         ctx = mpmath.MPContext()
         ctx.prec = self.bits
@@ -205,6 +210,7 @@ class FlintBackend(AbstractBackend):
             return sum(1 for e in eig if e.real > 0)
 
     def pinv_apply(self, a: Any, b: Any) -> Any:
+        self._check_matrix(a, "pinv_apply")
         # Full column rank assumed (as in every claim that uses it): a⁺b = (aᴴa)⁻¹ aᴴ b, solved
         # with the preconditioned algorithm (plain LU loses the radius, NUMERICS.md pitfall 1).
         with self.workprec():

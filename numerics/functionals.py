@@ -36,8 +36,25 @@ SAVGOL_WINDOW = 7
 QUAD_EPSREL = 1e-13
 
 
+def _times(t: Any) -> np.ndarray:
+    """Query times: a finite real 1-D array (complex, NaN, inf: ValueError)."""
+    from recmem.numerics.validate import real_vector
+
+    return real_vector(t, "the times t")
+
+
+def _check_dim(h: Functional, signal: Step) -> None:
+    if signal.dim != h.input_dim:
+        raise ValueError(f"the input has dimension {signal.dim} but the functional takes "
+                         f"{h.input_dim}")
+
+
 class Functional(ABC):
-    """A causal, time-homogeneous functional H, queried on step inputs."""
+    """A causal, time-homogeneous functional H, queried on step inputs.
+
+    Domain of :meth:`output` and :meth:`rate`: a :class:`~recmem.numerics.signals.Step` of the
+    functional's input dimension and finite real times (ValueError otherwise).
+    """
 
     input_dim: int
 
@@ -91,7 +108,8 @@ class LinearFunctional(Functional):
         """
         from scipy.integrate import quad
 
-        t = np.asarray(t, dtype=float)
+        t = _times(t)
+        _check_dim(self, signal)
         x = signal.vector
         out, err = np.empty(len(t)), np.empty(len(t))
         for i, tk in enumerate(t):
@@ -105,7 +123,8 @@ class LinearFunctional(Functional):
         return out, err
 
     def rate(self, signal: Step, t: np.ndarray) -> np.ndarray:
-        t = np.asarray(t, dtype=float)
+        t = _times(t)
+        _check_dim(self, signal)
         w = np.array([float(v) for v in self.kernel.weights])
         xw = float(signal.vector @ w)
         # Right derivatives at the breakpoints, as for the RNN (the input is on from its onset).
@@ -136,12 +155,14 @@ class RNNFunctional(Functional):
     def output(self, signal: Step, t: np.ndarray) -> np.ndarray:
         from recmem.numerics.ode import response_scipy
 
-        return response_scipy(self.rnn, signal, t)[0]
+        _check_dim(self, signal)
+        return response_scipy(self.rnn, signal, _times(t))[0]
 
     def rate(self, signal: Step, t: np.ndarray) -> np.ndarray:
         from recmem.numerics.ode import response_scipy
 
-        return response_scipy(self.rnn, signal, t)[1]
+        _check_dim(self, signal)
+        return response_scipy(self.rnn, signal, _times(t))[1]
 
 
 @dataclass(frozen=True)
@@ -165,7 +186,17 @@ class CallableFunctional(Functional):
         return (f"degree-{SAVGOL_WINDOW - 1} interpolating-polynomial derivative on the Δt = {self.dt} "
                 "grid (O(Δt⁶))")
 
+    def __post_init__(self) -> None:
+        if not (np.isfinite(self.dt) and self.dt > 0) or self.input_dim < 1:
+            raise ValueError(f"a callable functional needs 0 < dt < ∞ and input_dim ≥ 1, got "
+                             f"dt={self.dt}, input_dim={self.input_dim}")
+
     def _sampled(self, signal: Step, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        t = _times(t)
+        _check_dim(self, signal)
+        if not np.isfinite(signal.start):
+            raise ValueError("a callable functional is sampled from the input's onset: it needs a "
+                             "finite start")
         t0 = min(signal.start, 0.0)
         n = int(np.ceil((float(np.max(t)) - t0) / self.dt - 1e-9)) + SAVGOL_WINDOW
         grid = t0 + self.dt * np.arange(n + 1)

@@ -15,7 +15,9 @@ from recmem.numerics.exact import QQi
 
 
 def haar_basis(length: int, count: int) -> list[list[Fraction]]:
-    """The L×P matrix Ψ_L of the first P Haar functions on L points (rows: time 1…L)."""
+    """The L×P matrix Ψ_L of the first P Haar functions on L points (rows: time 1…L).
+
+    Domain: L a power of two ≥ 1, 1 ≤ P ≤ L (ValueError otherwise)."""
     if length < 1 or length & (length - 1):
         raise ValueError(f"Haar basis needs a power-of-two length, got {length}")
     if not 1 <= count <= length:
@@ -38,7 +40,11 @@ def haar_basis(length: int, count: int) -> list[list[Fraction]]:
 
 
 def haar_rows(length: int, count: int, k: int | None = None) -> list[list[QQi]]:
-    """Ψ_k: the first k rows of Ψ_L as exact Gaussian rationals (O §3.2: Ψ_k ∈ ℝ^{k×P})."""
+    """Ψ_k: the first k rows of Ψ_L as exact Gaussian rationals (O §3.2: Ψ_k ∈ ℝ^{k×P}).
+
+    Domain: that of :func:`haar_basis`, 1 ≤ k ≤ L (ValueError otherwise)."""
     psi = haar_basis(length, count)
     k = length if k is None else k
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= length:
+        raise ValueError(f"haar_rows needs 1 ≤ k ≤ L = {length}, got k={k!r}")
     return [[QQi(v) for v in row] for row in psi[:k]]

@@ -21,7 +21,12 @@ import numpy as np
 
 
 class Kernel(ABC):
-    """ρ: [0, ∞) → ℝ^d, as ``weights · k(t)`` for a scalar profile k (d = len(weights))."""
+    """ρ: [0, ∞) → ℝ^d, as ``weights · k(t)`` for a scalar profile k (d = len(weights)).
+
+    Domain of the evaluations (:meth:`rho`, :meth:`rho_mp`, :meth:`l1_norm`): real times t ≥ 0
+    (+∞ allowed in float64); complex, NaN and negative times raise ValueError. Parameters are
+    exact rationals, checked when a kernel is built (each class states its own range).
+    """
 
     weights: tuple[Fraction, ...] = (Fraction(1),)
 
@@ -47,13 +52,21 @@ class Kernel(ABC):
         raise NotImplementedError(f"{self.description} has no closed form")
 
     def rho(self, t: np.ndarray) -> np.ndarray:
-        """ρ(t) with shape (len(t), d)."""
+        """ρ(t) with shape (len(t), d); t real, ≥ 0 (ValueError otherwise)."""
+        from recmem.numerics.validate import real_vector
+
+        t = real_vector(t, "ρ's argument t", nonnegative=True, allow_inf=True)
         w = np.array([float(v) for v in self.weights])
-        return np.outer(self.profile(np.asarray(t, dtype=float)), w)
+        return np.outer(self.profile(t), w)
 
     def rho_mp(self, t: Any, ctx: Any) -> list[Any]:
-        """ρ(t) ∈ ℝ^d at the precision of ``ctx``."""
-        k = self.profile_mp(ctx.mpf(t), ctx)
+        """ρ(t) ∈ ℝ^d at the precision of ``ctx``; t real, ≥ 0 (ValueError otherwise)."""
+        if isinstance(t, complex) or (hasattr(t, "imag") and t.imag != 0):
+            raise ValueError(f"complex entries are not supported: ρ's argument t = {t!r}")
+        tt = ctx.mpf(t)
+        if ctx.isnan(tt) or tt < 0:
+            raise ValueError(f"ρ is defined for real t ≥ 0, got t = {t!r}")
+        k = self.profile_mp(tt, ctx)
         return [ctx.mpf(w.numerator) / w.denominator * k for w in self.weights]
 
     def l1_norm(self, t: np.ndarray) -> np.ndarray:
@@ -67,10 +80,17 @@ class Kernel(ABC):
 
 @dataclass(frozen=True)
 class ExponentialKernel(Kernel):
-    """k(t) = a^t with 0 < a < 1: exponential decay at rate ln(1/a) (W App. D, `exp:0.9`)."""
+    """k(t) = a^t with 0 < a < 1: exponential decay at rate ln(1/a) (W App. D, `exp:0.9`).
+
+    Domain: 0 < a < 1 (ValueError otherwise).
+    """
 
     base: Fraction
     weights: tuple[Fraction, ...] = (Fraction(1),)
+
+    def __post_init__(self) -> None:
+        if not 0 < self.base < 1:
+            raise ValueError(f"ExponentialKernel needs 0 < a < 1 (a decaying kernel), got {self.base}")
 
     @property
     def description(self) -> str:
@@ -93,10 +113,17 @@ class ExponentialKernel(Kernel):
 
 @dataclass(frozen=True)
 class PolynomialKernel(Kernel):
-    """k(t) = (t + 1)^{−p}: polynomial decay with exponent p (W App. D, `poly:1.1`)."""
+    """k(t) = (t + 1)^{−p}: polynomial decay with exponent p (W App. D, `poly:1.1`).
+
+    Domain: p > 0 (ValueError otherwise; integrable for p > 1, the range :func:`parse_kernel` asks).
+    """
 
     exponent: Fraction
     weights: tuple[Fraction, ...] = (Fraction(1),)
+
+    def __post_init__(self) -> None:
+        if not self.exponent > 0:
+            raise ValueError(f"PolynomialKernel needs p > 0 (a decaying kernel), got {self.exponent}")
 
     @property
     def description(self) -> str:
@@ -119,7 +146,11 @@ class PolynomialKernel(Kernel):
 
 @dataclass(frozen=True)
 class ExpSumKernel(Kernel):
-    """k(t) = Σ_i c_i e^{−r_i t}: the memory of a diagonal linear RNN (W §2, App. C)."""
+    """k(t) = Σ_i c_i e^{−r_i t}: the memory of a diagonal linear RNN (W §2, App. C).
+
+    Domain: as many rational coefficients as rates, at least one (ValueError otherwise); any real
+    rates (a negative rate is a growing term). :meth:`decay` is None when every c_i = 0.
+    """
 
     coeffs: tuple[Fraction, ...]
     rates: tuple[Fraction, ...]
@@ -151,14 +182,17 @@ class ExpSumKernel(Kernel):
                     * sympy.exp(-sympy.Rational(r.numerator, r.denominator) * t)
                     for c, r in zip(self.coeffs, self.rates, strict=True)), sympy.Integer(0))
 
-    def decay(self) -> tuple[str, float]:
-        return ("exponential", float(min(r for r, c in zip(self.rates, self.coeffs, strict=True)
-                                         if c != 0)))
+    def decay(self) -> tuple[str, float] | None:
+        live = [r for r, c in zip(self.rates, self.coeffs, strict=True) if c != 0]
+        return ("exponential", float(min(live))) if live else None
 
 
 @dataclass(frozen=True)
 class SampledKernel(Kernel):
-    """k given by samples on a grid, linearly interpolated (no closed form, no symbolic side)."""
+    """k given by samples on a grid, linearly interpolated (no closed form, no symbolic side).
+
+    Domain: ≥ 2 finite real samples at strictly increasing finite times (ValueError otherwise).
+    """
 
     t_samples: tuple[float, ...]
     values: tuple[float, ...]
@@ -167,6 +201,8 @@ class SampledKernel(Kernel):
     def __post_init__(self) -> None:
         if len(self.t_samples) != len(self.values) or len(self.values) < 2:
             raise ValueError("a sampled kernel needs matching time and value arrays of length ≥ 2")
+        if not (np.all(np.isfinite(self.t_samples)) and np.all(np.isfinite(self.values))):
+            raise ValueError("a sampled kernel needs finite sample times and values")
         if np.any(np.diff(self.t_samples) <= 0):
             raise ValueError("sample times must increase")
 

@@ -39,6 +39,16 @@ import numpy as np
 from mpmath.matrices.matrices import _matrix as _mp_matrix
 
 from recmem.numerics.backend import AbstractBackend, BackendSpec, BackendUnavailable, parse_spec
+from recmem.numerics.validate import (
+    DomainError,
+    NotConvergedError,
+    complex_refusal,
+    exact_entry,
+    is_symmetric,
+    positive_int,
+    real_matrix,
+    require_lyapunov_nonsingular,
+)
 
 ExactMatrix = Any  # flint.fmpq_mat or a sequence of rows of Fraction/int/fmpq
 
@@ -51,13 +61,28 @@ CERTIFIED_CONDITION_MAX_N = 8
 # ---- exact inputs ---------------------------------------------------------------------------
 
 def fmpq_matrix(m: ExactMatrix) -> Any:
-    """``m`` as a flint ``fmpq_mat`` (exact)."""
+    """``m`` as a flint ``fmpq_mat`` (exact).
+
+    Domain: a rectangular matrix (any shape, 0×0 included) of exact reals: ints, Fractions, fmpq,
+    or finite floats (taken exactly), as rows or a real numpy array. Refused with a ValueError
+    (:class:`~recmem.numerics.validate.DomainError`): complex entries or dtype, NaN/inf, ragged rows.
+    """
     import flint
 
     if isinstance(m, flint.fmpq_mat):
         return m
+    if isinstance(m, flint.fmpz_mat):
+        return flint.fmpq_mat(m)
+    if isinstance(m, np.ndarray):
+        if np.iscomplexobj(m):
+            raise complex_refusal("the matrix", f"has dtype {m.dtype}")
+        if m.ndim != 2:
+            raise DomainError(f"expected a 2-D matrix, got an array of shape {m.shape}")
     rows = [list(r) for r in m]
-    out = flint.fmpq_mat(len(rows), len(rows[0]) if rows else 0)
+    ncols = len(rows[0]) if rows else 0
+    if any(len(r) != ncols for r in rows):
+        raise DomainError(f"ragged rows: lengths {[len(r) for r in rows]}")
+    out = flint.fmpq_mat(len(rows), ncols)
     for i, row in enumerate(rows):
         for j, v in enumerate(row):
             out[i, j] = _fmpq(v)
@@ -69,42 +94,56 @@ def _fmpq(v: Any) -> Any:
 
     if isinstance(v, flint.fmpq):
         return v
-    f = Fraction(v)
+    f = exact_entry(v, "the matrix")
     return flint.fmpq(f.numerator, f.denominator)
 
 
 def fraction(v: Any) -> Fraction:
-    """An exact ``Fraction`` from an ``fmpq``, ``Fraction`` or int."""
-    if hasattr(v, "p") and hasattr(v, "q"):
-        return Fraction(int(v.p), int(v.q))
-    return Fraction(v)
+    """An exact ``Fraction`` from an ``fmpq``, ``Fraction``, int or finite float (taken exactly);
+    ValueError for complex, NaN/inf and non-numbers."""
+    return exact_entry(v, "the value")
 
 
 def fractions(m: ExactMatrix) -> list[list[Fraction]]:
-    """An exact matrix as rows of ``Fraction``."""
+    """An exact matrix as rows of ``Fraction`` (domain of :func:`fmpq_matrix`)."""
     fm = fmpq_matrix(m)
     return [[fraction(fm[i, j]) for j in range(fm.ncols())] for i in range(fm.nrows())]
 
 
 def identity(n: int) -> Any:
-    """The n×n identity as an ``fmpq_mat``."""
+    """The n×n identity as an ``fmpq_mat`` (n ≥ 0; ValueError otherwise)."""
     import flint
 
+    n = positive_int(n, "n", 0)
     return flint.fmpq_mat(n, n, [int(i == j) for i in range(n) for j in range(n)])
 
 
 def to_float64(m: ExactMatrix | np.ndarray) -> np.ndarray:
-    """An exact matrix rounded entrywise to float64 (correctly rounded: int/int division); a float64
-    array passes through unchanged."""
+    """An exact matrix rounded entrywise to float64 (correctly rounded: int/int division); a real
+    numpy array passes through as float64.
+
+    Domain: that of :func:`fmpq_matrix`, or a real numpy array; complex arrays are refused with a
+    ValueError (never silently cut to their real part). NaN/inf in a float array pass through: the
+    solvers check finiteness themselves.
+    """
     if isinstance(m, np.ndarray):
+        if np.iscomplexobj(m):
+            raise complex_refusal("the matrix", f"has dtype {m.dtype}")
         return np.asarray(m, dtype=np.float64)
     return np.array([[f.numerator / f.denominator for f in row] for row in fractions(m)],
                     dtype=np.float64)
 
 
 def residual_exact(w: ExactMatrix, q: ExactMatrix, p: ExactMatrix) -> Any:
-    """Wᵀ P + P W + Q over ℚ (zero iff P solves eq. (48) exactly)."""
-    w, q, p = fmpq_matrix(w), fmpq_matrix(q), fmpq_matrix(p)
+    """Wᵀ P + P W + Q over ℚ (zero iff P solves eq. (48) exactly).
+
+    Domain: W, Q, P exact real n×n matrices, n ≥ 1 (any W, any Q); ValueError otherwise.
+    """
+    w, q = _lyapunov_inputs(w, q, "residual_exact")[:2]
+    p = fmpq_matrix(p)
+    if (p.nrows(), p.ncols()) != (w.nrows(), w.nrows()):
+        raise DomainError(f"residual_exact: P is {p.nrows()}×{p.ncols()}, W is "
+                          f"{w.nrows()}×{w.nrows()}")
     return w.transpose() * p + p * w + q
 
 
@@ -142,7 +181,8 @@ class Solution:
 
 
 def to_mp(p: Any, ctx: mpmath.ctx_mp.MPContext) -> mpmath.matrix:
-    """A native matrix (fmpq_mat, arb_mat, mpmath, numpy, torch) as an mpmath matrix in ``ctx``."""
+    """A native real matrix (fmpq_mat, arb_mat, mpmath, numpy, torch; a 3-D batch gives item 0) as
+    an mpmath matrix in ``ctx``. Complex numpy/torch arrays are refused (ValueError)."""
     import flint
 
     from recmem.numerics.flint_backend import arb_to_mpf
@@ -155,7 +195,10 @@ def to_mp(p: Any, ctx: mpmath.ctx_mp.MPContext) -> mpmath.matrix:
                            for i in range(p.nrows())])
     if isinstance(p, _mp_matrix):  # any context's matrix class
         return ctx.matrix([[ctx.mpf(p[i, j]) for j in range(p.cols)] for i in range(p.rows)])
-    a = np.asarray(p.detach().cpu().numpy() if hasattr(p, "detach") else p, dtype=np.float64)
+    a = p.detach().cpu().numpy() if hasattr(p, "detach") else p
+    if np.iscomplexobj(a):
+        raise complex_refusal("the matrix", f"has dtype {np.asarray(a).dtype}")
+    a = np.asarray(a, dtype=np.float64)
     if a.ndim == 3:
         a = a[0]
     return ctx.matrix([[ctx.mpf(float(v)) for v in row] for row in a])
@@ -176,10 +219,13 @@ def _kron_entries(n: int) -> list[tuple[int, int, int, int]]:
 
 
 def kronecker_exact(w: ExactMatrix) -> Any:
-    """The n²×n² matrix K of L(P) = WᵀP + PW over ℚ (``fmpq_mat``)."""
+    """The n²×n² matrix K of L(P) = WᵀP + PW over ℚ (``fmpq_mat``).
+
+    Domain: W an exact real n×n matrix, n ≥ 1 (ValueError otherwise).
+    """
     import flint
 
-    w = fmpq_matrix(w)
+    w = _square_exact(w, "kronecker_exact")
     n = w.nrows()
     k = flint.fmpq_mat(n * n, n * n)
     for r, c, a, b in _kron_entries(n):
@@ -204,18 +250,52 @@ def _default_q(w: ExactMatrix, q: ExactMatrix | None) -> Any:
     return identity(fmpq_matrix(w).nrows()) if q is None else fmpq_matrix(q)
 
 
+def _square_exact(w: ExactMatrix, fn: str, name: str = "W") -> Any:
+    """``w`` as an exact square ``fmpq_mat`` with n ≥ 1, or a DomainError naming ``fn``."""
+    try:
+        wq = fmpq_matrix(w)
+    except DomainError as exc:
+        raise DomainError(f"{fn}: {name}: {exc}") from None
+    if wq.nrows() != wq.ncols():
+        raise DomainError(f"{fn} needs a square {name}, got {wq.nrows()}×{wq.ncols()}")
+    if wq.nrows() < 1:
+        raise DomainError(f"{fn} needs n ≥ 1, got an empty {name}")
+    return wq
+
+
+def _lyapunov_inputs(w: ExactMatrix, q: ExactMatrix | None, fn: str) -> tuple[Any, Any, int]:
+    """(W, Q, n) exact and checked: W square real n×n, n ≥ 1; Q real n×n (default I), any Q
+    (symmetric or not)."""
+    wq = _square_exact(w, fn)
+    n = wq.nrows()
+    qq = identity(n) if q is None else _square_exact(q, fn, "Q")
+    if qq.nrows() != n:
+        raise DomainError(f"{fn}: Q is {qq.nrows()}×{qq.ncols()} but W is {n}×{n}")
+    return wq, qq, n
+
+
+def _singular_operator(fn: str) -> DomainError:
+    return DomainError(f"{fn}: L(P) = WᵀP + PW is singular (λ_i(W) + λ_j(W) = 0 for some i, j): "
+                       "eq. (48) has no unique solution")
+
+
 def exact(w: ExactMatrix, q: ExactMatrix | None = None) -> Solution:
     """The exact solution of Wᵀ P + P W = −Q (W App. A.9 eq. (48)) over ℚ by the Kronecker system.
 
-    Unique when λ_i(W) + λ_j(W) ≠ 0 for all i, j (W Hurwitz suffices); raises ZeroDivisionError
-    when K is singular.
+    Domain: W, Q exact real n×n (ints, Fractions, fmpq, finite floats taken exactly), 1 ≤ n ≤ 12;
+    any Q (symmetric or not) and any W with λ_i(W) + λ_j(W) ≠ 0 for all i, j (W need not be
+    Hurwitz; Hurwitz suffices). Outside it: ValueError (complex/non-finite/non-square/empty input,
+    n > 12, or a singular operator — decided exactly).
     """
-    t0 = time.perf_counter()
-    w, q = fmpq_matrix(w), _default_q(w, q)
-    n = w.nrows()
-    _check_kron(n)
-    x = kronecker_exact(w).solve(-_vec(q))
     import flint
+
+    t0 = time.perf_counter()
+    w, q, n = _lyapunov_inputs(w, q, "exact")
+    _check_kron(n)
+    try:
+        x = kronecker_exact(w).solve(-_vec(q))
+    except ZeroDivisionError:
+        raise _singular_operator("exact") from None
 
     p = flint.fmpq_mat(n, n, [x[i * n + j, 0] for i in range(n) for j in range(n)])
     return Solution(p, "Kronecker (exact, ℚ)", "exact", Accuracy("exact", mpmath.mpf(0),
@@ -228,10 +308,13 @@ def kronecker_mpmath(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int 
 
     A private ``MPContext`` holds the precision. LU with partial pivoting is backward stable on K,
     so the forward error is ≲ c·n²·κ₂(K)·u (the system has dimension n²); no certificate.
+
+    Domain: as :func:`exact` (any Q, any W with L nonsingular, 1 ≤ n ≤ 12), ``bits`` ≥ 2; a singular
+    or numerically singular K raises ValueError.
     """
     t0 = time.perf_counter()
-    w, q = fmpq_matrix(w), _default_q(w, q)
-    n = w.nrows()
+    w, q, n = _lyapunov_inputs(w, q, "kronecker_mpmath")
+    bits = positive_int(bits, "bits", 2)
     _check_kron(n)
     ctx = mpmath.MPContext()
     ctx.prec = bits
@@ -240,7 +323,13 @@ def kronecker_mpmath(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int 
     for r, c, a, b in _kron_entries(n):
         k[r, c] += wm[a, b]
     qm = to_mp(q, ctx)
-    x = ctx.lu_solve(k, ctx.matrix([[-qm[i, j]] for i in range(n) for j in range(n)]))
+    try:
+        x = ctx.lu_solve(k, ctx.matrix([[-qm[i, j]] for i in range(n) for j in range(n)]))
+    except ZeroDivisionError:
+        if kronecker_exact(w).rank() < n * n:
+            raise _singular_operator("kronecker_mpmath") from None
+        raise DomainError(f"kronecker_mpmath: K is numerically singular at {bits} bits "
+                          "(κ(L) ≳ 2^bits); raise bits or use exact") from None
     p = ctx.matrix(n, n)
     for i in range(n):
         for j in range(n):
@@ -259,19 +348,33 @@ def kronecker_flint(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int =
 
     If the relative radius exceeds 2^(−bits/2), the precision doubles up to ``escalate``×bits
     (flint's ``good()`` idiom); the accuracy states the radius actually reached.
+
+    Domain: as :func:`exact` (any Q, any W with L nonsingular, 1 ≤ n ≤ 12), ``bits`` ≥ 2. A singular
+    K (decided exactly) raises ValueError; so does a K that ball elimination cannot invert even at
+    ``escalate``×bits (:class:`~recmem.numerics.validate.NotConvergedError`).
     """
     import flint
 
     t0 = time.perf_counter()
-    w, q = fmpq_matrix(w), _default_q(w, q)
-    n = w.nrows()
+    w, q, n = _lyapunov_inputs(w, q, "kronecker_flint")
+    bits = positive_int(bits, "bits", 2)
     _check_kron(n)
     kq, rhs = kronecker_exact(w), -_vec(q)
+    if kq.rank() < n * n:
+        raise _singular_operator("kronecker_flint")
     prec = bits
     while True:
-        with flint.ctx.workprec(prec):
-            x = flint.arb_mat(kq).solve(flint.arb_mat(rhs), algorithm="precond")
-            p = flint.arb_mat(n, n, [x[i * n + j, 0] for i in range(n) for j in range(n)])
+        try:
+            with flint.ctx.workprec(prec):
+                x = flint.arb_mat(kq).solve(flint.arb_mat(rhs), algorithm="precond")
+                p = flint.arb_mat(n, n, [x[i * n + j, 0] for i in range(n) for j in range(n)])
+        except ZeroDivisionError:
+            if 2 * prec > escalate * bits:
+                raise NotConvergedError(f"kronecker_flint: ball elimination could not invert K at "
+                                        f"{prec} bits (κ(L) ≳ 2^{prec}); raise bits or escalate"
+                                        ) from None
+            prec *= 2
+            continue
         rel = _relative_radius(p)
         if rel <= mpmath.mpf(2) ** (-(bits // 2)) or 2 * prec > escalate * bits:
             break
@@ -316,18 +419,48 @@ def bartels_stewart(w: ExactMatrix, q: ExactMatrix | None = None, *,
     SciPy solves A X + X Aᴴ = Q', so A = Wᵀ and Q' = −Q. The residual is small (backward error
     ~ n·u); the forward error is ≲ c·n·κ(L)·u. With ``kappa`` the accuracy carries κ × residual.
     W and Q may also be float arrays (already rounded; used by the benchmark).
+
+    Domain: W, Q real n×n (exact or float), n ≥ 1, finite in ``dtype``; any Q (a symmetric Q gives
+    the symmetrised P, a non-symmetric Q the unsymmetrised one: both solve eq. (48)); any W with
+    λ_i(W) + λ_j(W) ≠ 0 (Hurwitz not needed). Outside it, ValueError: complex, NaN/inf,
+    non-square or empty input, and a W whose operator L is singular to working precision
+    (float64 eigenvalues; :func:`exact` decides exactly).
     """
     from scipy.linalg import solve_continuous_lyapunov
 
     t0 = time.perf_counter()
-    wf = to_float64(w).astype(dtype)  # rounded once from the exact W (float64 → float32 is exact
-    # rounding of the float64 value: a double rounding that moves the input by ≤ u₃₂(1 + 2⁻²⁹))
-    qf = np.eye(wf.shape[0], dtype=dtype) if q is None else to_float64(q).astype(dtype)
+    if np.dtype(dtype) not in (np.dtype(np.float64), np.dtype(np.float32)):
+        raise DomainError(f"bartels_stewart: dtype must be float64 or float32, got {dtype}")
+    # rounded once from the exact W (float64 → float32 is exact rounding of the float64 value: a
+    # double rounding that moves the input by ≤ u₃₂(1 + 2⁻²⁹))
+    with np.errstate(over="ignore"):  # an overflow to inf is refused just below
+        wf = _float_input(w, "bartels_stewart", "W").astype(dtype)
+        n = wf.shape[0]
+        qf = (np.eye(n, dtype=dtype) if q is None
+              else _float_input(q, "bartels_stewart", "Q").astype(dtype))
+    wf = real_matrix(wf, "bartels_stewart: W (rounded)", square=True, dtype=dtype)
+    qf = real_matrix(qf, "bartels_stewart: Q (rounded)", square=True, dtype=dtype)
+    if qf.shape != wf.shape:
+        raise DomainError(f"bartels_stewart: Q is {qf.shape[0]}×{qf.shape[1]} but W is {n}×{n}")
+    require_lyapunov_nonsingular(wf, "bartels_stewart", float(np.finfo(dtype).eps) / 2)
     p = solve_continuous_lyapunov(wf.T, -qf)
-    p = (p + p.T) / 2  # the exact P is symmetric; symmetrising never increases the error
+    if is_symmetric(qf):
+        p = (p + p.T) / 2  # the exact P is symmetric; symmetrising never increases the error
+    if not np.all(np.isfinite(p)):
+        raise DomainError("bartels_stewart: the solution overflowed (L nearly singular?)")
     name = "numpy" if np.dtype(dtype) == np.float64 else f"numpy:{np.dtype(dtype).name}"
     return Solution(p, "Bartels–Stewart (scipy)", name, _float_accuracy(wf, qf, p, kappa),
                     time.perf_counter() - t0)
+
+
+def _float_input(m: ExactMatrix | np.ndarray, fn: str, name: str) -> np.ndarray:
+    """A finite real square float64 matrix with n ≥ 1 from exact or float input; every refusal is a
+    DomainError whose message starts with ``fn``."""
+    try:
+        return real_matrix(to_float64(m), f"{fn}: {name}", square=True)
+    except DomainError as exc:
+        msg = str(exc)
+        raise DomainError(msg if msg.startswith(fn) else f"{fn}: {name}: {msg}") from None
 
 
 def _float_accuracy(wf: np.ndarray, qf: np.ndarray, p: np.ndarray,
@@ -346,12 +479,17 @@ class SchurLyapunov:
     (the adjoint operator L* for the Frobenius inner product). Reusing the O(n³) Schur step makes
     iterative refinement and condition estimation cost O(n³) per solve instead of a fresh Schur
     decomposition each time.
+
+
+    Domain: ``wf`` a finite real n×n float matrix, n ≥ 1 (ValueError otherwise). A singular operator
+    (λ_i + λ_j = 0) is tolerated: LAPACK then perturbs the solution (see ``_trsyl``); the callers
+    (refinement, condition estimate) detect that themselves.
     """
 
     def __init__(self, wf: np.ndarray) -> None:
         from scipy.linalg import schur
 
-        self.t, self.u = schur(np.asarray(wf, np.float64), output="real")
+        self.t, self.u = schur(real_matrix(wf, "W", square=True), output="real")
 
     def _trsyl(self, c: np.ndarray, trana: str, tranb: str) -> np.ndarray:
         from scipy.linalg.lapack import dtrsyl
@@ -394,6 +532,15 @@ def sign_newton(ws: Sequence[ExactMatrix] | Any, qs: Sequence[ExactMatrix] | Any
     ``ws``/``qs`` are exact matrices or float tensors/arrays of shape (B, n, n); Q defaults to I.
     ``dtype`` "float64" or "float32" (the whole iteration then runs in float32). Returns P of shape
     (B, n, n) on ``device``.
+
+    Domain: a nonempty batch of real n×n W's (n ≥ 1), finite, each **Hurwitz** (every Re λ < 0:
+    the iteration computes sign(W) = −I only then), and Q's of the same shape, symmetric or not
+    (P is symmetrised only when every Q is symmetric). Outside it, ValueError: complex, NaN/inf,
+    non-square, empty or mismatched input (:class:`~recmem.numerics.validate.DomainError`), and a
+    non-Hurwitz W — the iteration then converges to sign(W) ≠ −I or not at all, which is detected
+    (A never reaches −I within ``max_iter`` steps, or an inverse fails) and raised as
+    :class:`~recmem.numerics.validate.NotConvergedError`. Use :func:`exact`, :func:`kronecker_flint`
+    or :func:`bartels_stewart` for a non-Hurwitz W.
     """
     try:
         import torch
@@ -402,16 +549,25 @@ def sign_newton(ws: Sequence[ExactMatrix] | Any, qs: Sequence[ExactMatrix] | Any
     if device.startswith("cuda") and not torch.cuda.is_available():
         raise BackendUnavailable("CUDA is not available (torch.cuda.is_available() is False)")
     t0 = time.perf_counter()
+    if dtype not in ("float64", "float32"):
+        raise DomainError(f"sign_newton: dtype must be 'float64' or 'float32', got {dtype!r}")
+    max_iter = positive_int(max_iter, "max_iter")
     tdt = torch.float32 if dtype == "float32" else torch.float64
-    w = _batch(ws, torch, device).to(tdt)
+    w = _batch(ws, torch, device, "W").to(tdt)
     b, n, _ = w.shape
     eye = torch.eye(n, dtype=tdt, device=device).expand(b, n, n)
-    q = eye.clone() if qs is None else _batch(qs, torch, device).to(tdt)
+    q = eye.clone() if qs is None else _batch(qs, torch, device, "Q").to(tdt)
+    if q.shape != w.shape:
+        raise DomainError(f"sign_newton: Q has shape {tuple(q.shape)} but W has {tuple(w.shape)}")
+    if not (bool(torch.isfinite(w).all()) and bool(torch.isfinite(q).all())):
+        raise DomainError(f"sign_newton: W or Q has non-finite entries (NaN or inf in {dtype})")
+    symmetric_q = bool((q == q.transpose(-1, -2)).all())
     a, c = w.clone(), -q
     u = float(np.finfo(np.float32 if dtype == "float32" else np.float64).eps) / 2
     it = 0
-    for it in range(1, max_iter + 1):  # noqa: B007 (the count is reported)
-        ainv = torch.linalg.inv(a)
+    done = torch.zeros(b, dtype=torch.bool, device=device)
+    for it in range(1, max_iter + 1):
+        ainv = _inv_or_raise(torch, a, it)
         # Determinantal scaling μ = |det A|^(-1/n) speeds up the early phase; once A is near −I it
         # is switched off so the final steps converge quadratically.
         near = torch.linalg.matrix_norm(a + eye) < 0.5
@@ -423,10 +579,19 @@ def sign_newton(ws: Sequence[ExactMatrix] | Any, qs: Sequence[ExactMatrix] | Any
         a, c = a_new, c_new
         if bool(done.all()):
             break
+    if not bool(done.all()):
+        bad = [int(i) for i in torch.nonzero(~done).flatten()]
+        dist = float(torch.linalg.matrix_norm(a + eye).max())
+        raise NotConvergedError(
+            f"sign_newton did not converge in {max_iter} iterations for batch item(s) {bad[:8]}"
+            f"{'…' if len(bad) > 8 else ''} (‖A + I‖_F = {dist:.3g}): W is not Hurwitz? (the "
+            "iteration reaches sign(W) = −I only for a Hurwitz W); use exact, kronecker_flint or "
+            "bartels_stewart for a non-Hurwitz W")
     # one more unscaled step after A is within √u of −I: quadratic convergence reaches u.
-    ainv = torch.linalg.inv(a)
+    ainv = _inv_or_raise(torch, a, it + 1)
     c = (c + ainv.transpose(-1, -2) @ c @ ainv) / 2
-    p = -(c + c.transpose(-1, -2)) / 4
+    # C_∞ = −2P: symmetrised when Q (hence P) is symmetric, which never increases the error
+    p = -(c + c.transpose(-1, -2)) / 4 if symmetric_q else -c / 2
     r = w.transpose(-1, -2) @ p + p @ w + q
     back = (torch.linalg.matrix_norm(r) / (2 * torch.linalg.matrix_norm(w) * torch.linalg.matrix_norm(p)
                                            + torch.linalg.matrix_norm(q))).cpu().numpy()
@@ -442,12 +607,40 @@ def sign_newton(ws: Sequence[ExactMatrix] | Any, qs: Sequence[ExactMatrix] | Any
                     time.perf_counter() - t0)
 
 
-def _batch(ms: Any, torch: Any, device: str) -> Any:
+def _inv_or_raise(torch: Any, a: Any, it: int) -> Any:
+    """A⁻¹ for the Newton step, or NotConvergedError when A is singular (an eigenvalue of W on the
+    imaginary axis, or a non-finite iterate)."""
+    if not bool(torch.isfinite(a).all()):
+        raise NotConvergedError(f"sign_newton: the iterate became non-finite at step {it}: W is not "
+                                "Hurwitz? (eigenvalues on or near the imaginary axis)")
+    try:
+        return torch.linalg.inv(a)
+    except RuntimeError as exc:  # torch.linalg.LinAlgError
+        raise NotConvergedError(f"sign_newton: singular iterate at step {it} ({exc}): W has an "
+                                "eigenvalue on the imaginary axis (not Hurwitz)?") from None
+
+
+def _batch(ms: Any, torch: Any, device: str, name: str = "W") -> Any:
+    """A (B, n, n) float64 tensor from a tensor/array of shape (n, n) or (B, n, n), or a sequence of
+    exact matrices; ValueError for complex, empty, non-square or mismatched shapes."""
+    if isinstance(ms, np.ndarray) and ms.dtype == object:  # exact entries in an object array
+        ms = list(ms) if ms.ndim == 3 else [ms]
     if hasattr(ms, "detach") or isinstance(ms, np.ndarray):
+        if (ms.is_complex() if hasattr(ms, "is_complex") else np.iscomplexobj(ms)):
+            raise complex_refusal(f"sign_newton: {name}", f"has dtype {ms.dtype}")
         t = torch.as_tensor(ms, dtype=torch.float64, device=device)
-        return t if t.ndim == 3 else t[None]
-    return torch.as_tensor(np.stack([to_float64(m) for m in ms]), dtype=torch.float64,
-                           device=device)
+        t = t if t.ndim == 3 else t[None]
+    else:
+        mats = [real_matrix(to_float64(m), f"sign_newton: {name}", square=True) for m in ms]
+        if not mats:
+            raise DomainError(f"sign_newton: the batch of {name}'s is empty")
+        if len({m.shape for m in mats}) > 1:
+            raise DomainError(f"sign_newton: the {name}'s differ in size: {[m.shape for m in mats]}")
+        t = torch.as_tensor(np.stack(mats), dtype=torch.float64, device=device)
+    if t.ndim != 3 or t.shape[0] < 1 or t.shape[1] != t.shape[2] or t.shape[1] < 1:
+        raise DomainError(f"sign_newton: {name} must be a nonempty batch of square n×n matrices, n ≥ 1; "
+                          f"got shape {tuple(t.shape)}")
+    return t
 
 
 # ---- condition of the problem ----------------------------------------------------------------
@@ -479,15 +672,21 @@ def condition_certified(w: ExactMatrix, *, start_bits: int = 128, max_bits: int 
     isolate (for W normal, decided exactly, it is not tried); then a certified *upper bound* is used:
     ‖K‖₂ ≤ √(‖K‖₁‖K‖_∞) and ‖K⁻¹‖₂ ≤ √(‖K⁻¹‖₁‖K⁻¹‖_∞), K⁻¹ enclosed by ball inversion. Both are
     conservative, which is the safe side for a tolerance.
+
+    Domain: W exact real n×n, 1 ≤ n ≤ 8, with L nonsingular (λ_i + λ_j ≠ 0, decided exactly; W
+    need not be Hurwitz). A singular L (κ = ∞) and anything else raise ValueError.
     """
     import flint
 
     from recmem.numerics.conditioning import sigma_bracket
 
-    kq = kronecker_exact(w)
-    if kq.nrows() > CERTIFIED_CONDITION_MAX_N ** 2:
-        raise ValueError(f"certified κ(L) offered for n ≤ {CERTIFIED_CONDITION_MAX_N}")
-    wq = fmpq_matrix(w)
+    wq = _square_exact(w, "condition_certified")
+    if wq.nrows() > CERTIFIED_CONDITION_MAX_N:
+        raise ValueError(f"certified κ(L) offered for n ≤ {CERTIFIED_CONDITION_MAX_N}, got "
+                         f"n={wq.nrows()}; use condition_estimate")
+    kq = kronecker_exact(wq)
+    if kq.rank() < kq.nrows():
+        raise _singular_operator("condition_certified")
     if wq * wq.transpose() == wq.transpose() * wq:
         # normal W (decided exactly): the Gram eigenvalues come in exact clusters; skip to the bound
         return _condition_norm_bound(kq, start_bits)
@@ -532,9 +731,15 @@ def condition_estimate(w: ExactMatrix, *, iterations: int = 30, seed: int = 0) -
     Power iteration on L*L and on L⁻¹L⁻* (L⁻¹ by Bartels–Stewart on a reused Schur factor; L* is
     the operator of Wᵀ). Power iteration approaches σ_max from below, so this is an estimate, not
     a bound: it is what LAPACK-style sep estimators provide, and it is labelled as such.
+
+    Domain: W real n×n (exact or float), n ≥ 1, finite, with L nonsingular to float64 precision
+    (any W with λ_i + λ_j ≠ 0; Hurwitz not needed); ``iterations`` ≥ 1. Outside it, ValueError.
     """
-    wf = to_float64(w)
+    wf = _float_input(w, "condition_estimate", "W")
+    iterations = positive_int(iterations, "iterations")
     n = wf.shape[0]
+    require_lyapunov_nonsingular(wf, "condition_estimate", 2.0 ** -53,
+                                 "κ(L) = ∞; use condition_certified to decide exactly")
     rng = np.random.default_rng(seed)
     sl = SchurLyapunov(wf)
 
@@ -554,13 +759,19 @@ def condition_estimate(w: ExactMatrix, *, iterations: int = 30, seed: int = 0) -
     inv = lambda x: sl.solve(sl.solve_adjoint(x))  # noqa: E731 (L⁻¹L⁻*)
     norm = math.sqrt(power(op))
     inv_norm = math.sqrt(power(inv))
+    if not (math.isfinite(norm) and math.isfinite(inv_norm) and inv_norm > 0):
+        raise NotConvergedError(f"condition_estimate: power iteration gave ‖L‖ = {norm:.3g}, "
+                                f"‖L⁻¹‖ = {inv_norm:.3g} (L singular to float64 precision?)")
     return OperatorCondition(mpmath.mpf(norm * inv_norm), mpmath.mpf(norm), mpmath.mpf(inv_norm),
                              False, f"float64 power iteration ({iterations} steps)")
 
 
 def condition(w: ExactMatrix) -> OperatorCondition:
-    """κ(L) of eq. (48)'s operator: certified for n ≤ 8, the float64 estimate beyond."""
-    n = fmpq_matrix(w).nrows()
+    """κ(L) of eq. (48)'s operator: certified for n ≤ 8, the float64 estimate beyond.
+
+    Domain: that of :func:`condition_certified` (n ≤ 8) / :func:`condition_estimate` (n > 8).
+    """
+    n = _square_exact(w, "condition").nrows()
     return condition_certified(w) if n <= CERTIFIED_CONDITION_MAX_N else condition_estimate(w)
 
 
@@ -581,13 +792,21 @@ def refine(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int = 256, res
     ``inverse_norm`` (from
     :func:`condition_certified`) and the ball residual, that is a certified bound; otherwise an
     estimate (‖L⁻¹‖ from :func:`condition_estimate`).
+
+    Domain: W, Q exact real n×n, n ≥ 1, any Q, any W with L nonsingular (Hurwitz not needed) and
+    κ(L)·u₆₄ ≪ 1 so that the float64 correction contracts. Outside it, ValueError: bad input or a
+    singular L (:class:`~recmem.numerics.validate.DomainError`), and a refinement that stops
+    (stagnation or ``max_iter``) before its relative residual reaches 2^(−bits/2)
+    (:class:`~recmem.numerics.validate.NotConvergedError`: κ(L)·u₆₄ ≳ 1).
     """
     import flint
 
     t0 = time.perf_counter()
-    wq, qq = fmpq_matrix(w), _default_q(w, q)
-    n = wq.nrows()
+    wq, qq, n = _lyapunov_inputs(w, q, "refine")
+    bits = positive_int(bits, "bits", 2)
+    max_iter = positive_int(max_iter, "max_iter")
     wf = to_float64(wq)
+    require_lyapunov_nonsingular(wf, "refine", 2.0 ** -53)
     sl = SchurLyapunov(wf)
     hp = bits + 32
     certified = inverse_norm is not None
@@ -616,6 +835,12 @@ def refine(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int = 256, res
         rf = np.ldexp(to_np(r), -e)
         d = np.ldexp(sl.solve(rf), e)
         state = acc_fn(state, d)
+    assert scale is not None
+    if scale > 0 and rnorm > scale * mpmath.mpf(2) ** (-(bits // 2)):
+        raise NotConvergedError(
+            f"refine did not converge: relative residual {mpmath.nstr(rnorm / scale, 3)} after "
+            f"{steps} residual evaluations (target 2^-{bits}): κ(L)·u₆₄ ≳ 1? (the float64 "
+            "correction does not contract); use exact or kronecker_flint for n ≤ 12")
     p = state
     pn = _norm_f(p)
     fwd = inverse_norm * rnorm / pn if pn > 0 else mpmath.inf
@@ -740,7 +965,13 @@ def _step(w: ExactMatrix) -> tuple[Fraction, Fraction]:
 
 
 def taylor_terms(unit_roundoff: mpmath.mpf, theta: Fraction = THETA) -> int:
-    """The smallest K with θ^{K+1}/((K+1)!(1 − θ)) ≤ u/64 (the Taylor remainder of e^{Wt}, t ≤ h)."""
+    """The smallest K with θ^{K+1}/((K+1)!(1 − θ)) ≤ u/64 (the Taylor remainder of e^{Wt}, t ≤ h).
+
+    Domain: 0 < u < 1 and 0 < θ < 1 (ValueError otherwise: the series bound needs θ < 1).
+    """
+    if not 0 < unit_roundoff < 1 or not 0 < theta < 1:
+        raise DomainError(f"taylor_terms needs 0 < u < 1 and 0 < θ < 1, got u={unit_roundoff}, "
+                          f"θ={theta}")
     th = mpmath.mpf(theta.numerator) / theta.denominator
     k, term = 0, th
     while term / (1 - th) > unit_roundoff / 64:
@@ -751,9 +982,10 @@ def taylor_terms(unit_roundoff: mpmath.mpf, theta: Fraction = THETA) -> int:
 
 def gauss_legendre(nodes: int, bits: int) -> list[tuple[Any, Any]]:
     """Gauss–Legendre nodes and weights on [0, 1] as arb balls at ``bits`` (flint's certified
-    Legendre roots)."""
+    Legendre roots). Domain: ``nodes`` ≥ 1, ``bits`` ≥ 2 (ValueError otherwise)."""
     import flint
 
+    nodes, bits = positive_int(nodes, "nodes"), positive_int(bits, "bits", 2)
     out = []
     with flint.ctx.workprec(bits):
         for k in range(nodes):
@@ -764,9 +996,17 @@ def gauss_legendre(nodes: int, bits: int) -> list[tuple[Any, Any]]:
 
 class PointArithmetic:
     """Matrix operations of one point arithmetic (mpmath at ``bits``, numpy or torch in ``dtype``)
-    for :func:`integral_doubling`; values are rounded from exact inputs once."""
+    for :func:`integral_doubling`; values are rounded from exact inputs once.
+
+    Domain: ``kind`` mpmath (``bits`` ≥ 2), numpy or torch (``dtype`` float64 or float32); ValueError
+    otherwise. :meth:`matrix` takes exact real matrices (the domain of :func:`fmpq_matrix`).
+    """
 
     def __init__(self, kind: str, *, bits: int = 53, dtype: str = "float64", device: str = "cpu"):
+        if dtype not in ("float64", "float32"):
+            raise DomainError(f"PointArithmetic: dtype must be float64 or float32, got {dtype!r}")
+        if kind == "mpmath":
+            bits = positive_int(bits, "bits", 2)
         self.kind, self.dtype, self.device = kind, dtype, device
         self._conv = mpmath.MPContext()  # converts ball midpoints (nodes, weights) exactly
         self._conv.prec = max(bits, 53) + 64
@@ -857,9 +1097,25 @@ def integral_doubling(w: ExactMatrix | Sequence[ExactMatrix], x: ExactMatrix | S
     ``congruence(e, x, mul, tr)`` is the statement's integrand map (W App. A.9 eq. (49):
     e ↦ eᵀxe); ``batch`` (torch) integrates a list of W's of one size at once (h from the largest
     ‖W‖_F). Every operation runs in ``arith``.
+
+    Domain: W and X exact real n×n (n ≥ 1; a nonempty list of them with ``batch``), any W: a
+    non-Hurwitz W is handled, not refused — the integral diverges (for X ≻ 0), and the result says
+    so with ``status`` "diverged" (‖e^{W 2^j h}‖ passed 1/u) or "undecided" (``max_doublings``
+    reached) and ``P`` None; a value is returned only with status "converged". Complex, non-finite,
+    non-square, empty or mismatched inputs raise ValueError.
     """
     t0 = time.perf_counter()
-    ws = list(w) if batch else [w]
+    if batch and arith.kind != "torch":
+        raise DomainError("integral_doubling: batch=True needs a torch PointArithmetic")
+    max_doublings = positive_int(max_doublings, "max_doublings")
+    ws = [_square_exact(m, "integral_doubling") for m in (list(w) if batch else [w])]
+    xs = [_square_exact(m, "integral_doubling", "X") for m in (list(x) if batch else [x])]
+    if not ws or len(xs) != len(ws):
+        raise DomainError(f"integral_doubling: {len(ws)} W's and {len(xs)} X's (need as many, ≥ 1)")
+    if len({m.nrows() for m in ws + xs}) > 1:
+        raise DomainError("integral_doubling: W and X must all be n×n with one n, got sizes "
+                          f"{sorted({m.nrows() for m in ws + xs})}")
+    w, x = (ws, xs) if batch else (ws[0], xs[0])
     hs = [_step(m)[0] for m in ws]
     h = min(hs)
     u = arith.unit_roundoff
@@ -926,14 +1182,24 @@ def integral_enclosure(w: ExactMatrix, x: ExactMatrix, congruence: Any, *, bits:
     - the tail ∫_T^∞ = C(A_J, P): ‖·‖_F ≤ ‖A_J‖_F²‖S_J‖_F/(1 − ‖A_J‖_F²).
     Divergence is certified when ball eigenvalues prove max Re λ(W) ≥ 0 (with X ≻ 0 the integrand
     along an eigenvector is ≥ λ_min(X)·e^{2 Re λ t}|v|²).
+
+    Domain: W, X exact real n×n, n ≥ 1, ``bits`` ≥ 2, any W: for a non-Hurwitz W the result has
+    status "diverged" (certified when ball eigenvalues prove max Re λ ≥ 0) or "undecided", and
+    ``P`` None — never a value. Complex, non-finite, non-square, empty or mismatched inputs raise
+    ValueError.
     """
     import flint
 
     from recmem.numerics.flint_backend import arb_upper
 
     t0 = time.perf_counter()
-    wq, xq = fmpq_matrix(w), fmpq_matrix(x)
+    wq = _square_exact(w, "integral_enclosure")
+    xq = _square_exact(x, "integral_enclosure", "X")
     n = wq.nrows()
+    if xq.nrows() != n:
+        raise DomainError(f"integral_enclosure: X is {xq.nrows()}×{xq.nrows()} but W is {n}×{n}")
+    bits = positive_int(bits, "bits", 2)
+    max_doublings = positive_int(max_doublings, "max_doublings")
     h, theta = _step(wq)
     u = mpmath.mpf(2) ** (-bits)
     k_terms = taylor_terms(u, theta)
@@ -1030,10 +1296,14 @@ def solve(w: ExactMatrix, q: ExactMatrix | None = None,
     mpmath residual; ``flint@B``: certified Kronecker enclosure for n ≤ 12, else refinement with a
     ball residual; ``numpy[:float32]``: SciPy Bartels–Stewart in that precision;
     ``torch:cpu|cuda[:float32]``: sign-function Newton in that precision.
+
+    Domain: that of the solver the backend selects — W, Q exact real n×n, n ≥ 1, any Q, L
+    nonsingular; the torch solver also needs W Hurwitz (a non-Hurwitz W raises there: use another
+    backend). Every refusal is a ValueError.
     """
     spec = backend.spec if isinstance(backend, AbstractBackend) else (
         parse_spec(backend) if isinstance(backend, str) else backend)
-    n = fmpq_matrix(w).nrows()
+    n = _square_exact(w, "solve").nrows()
     if spec.kind == "sympy":
         return exact(w, q)
     if spec.kind == "mpmath":

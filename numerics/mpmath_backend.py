@@ -29,9 +29,11 @@ class MpmathBackend(AbstractBackend):
         return int(self.ctx.prec)
 
     def vector(self, values: Sequence[QQi]) -> mpmath.matrix:
+        values = self._check_values(values, "vector")
         return self.ctx.matrix([[to_mpc(v, self.ctx)] for v in values])
 
     def matrix(self, rows: Sequence[Sequence[QQi]]) -> mpmath.matrix:
+        rows = self._check_rows(rows, "matrix")
         return self.ctx.matrix([[to_mpc(v, self.ctx) for v in row] for row in rows])
 
     def cis_turns(self, turns: Sequence[Fraction]) -> mpmath.matrix:
@@ -80,6 +82,7 @@ class MpmathBackend(AbstractBackend):
         return self.ctx.exp(x)
 
     def vandermonde(self, nodes: Any, k: int) -> mpmath.matrix:
+        self._check_k(nodes, k, "vandermonde")
         n = nodes.rows
         v = self.ctx.matrix(n, k)
         for i in range(n):
@@ -104,6 +107,7 @@ class MpmathBackend(AbstractBackend):
         return a * b
 
     def det(self, a: Any) -> mpmath.mpc:
+        self._check_matrix(a, "det", square=True)
         try:
             return self.ctx.det(a)
         except (TypeError, ZeroDivisionError):
@@ -112,12 +116,14 @@ class MpmathBackend(AbstractBackend):
             return self.ctx.mpc(0)
 
     def svdvals(self, a: Any) -> list[mpmath.mpf]:
+        self._check_matrix(a, "svdvals")
         # values stay in this backend's context: converting through mpmath.mpf would round them
         # to the global (53-bit) precision
         s = self.ctx.svd_c(a, compute_uv=False)
         return sorted((s[i] for i in range(len(s))), reverse=True)
 
     def pinv_apply(self, a: Any, b: Any) -> mpmath.matrix:
+        self._check_matrix(a, "pinv_apply")
         ctx = self.ctx
         u, s, vh = ctx.svd_c(a, full_matrices=False)
         cut = max(a.rows, a.cols) * max(s[i] for i in range(len(s))) * ctx.eps

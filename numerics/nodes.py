@@ -82,6 +82,12 @@ def lemma6_node(u1: Fraction, u2: Fraction, r_min: Fraction, r_max: Fraction,
                     zero=ctx.mpc(0))
 
 
+def _check_n(n: int, fn: str) -> None:
+    from recmem.numerics.validate import positive_int
+
+    positive_int(n, f"{fn}: the number of nodes N")
+
+
 def uniform_draws(seed: int, count: int) -> list[Fraction]:
     """``count`` exact dyadic uniforms on [0, 1) with 53 random bits each, from a pinned seed."""
     rng = np.random.default_rng(seed)
@@ -94,9 +100,12 @@ def ring(n: int, r_min: Fraction, r_max: Fraction, seed: int,
          law: RingSampling | None = None) -> Nodes:
     """N nodes from 𝕋(r_min, r_max) (Lemma 6), rounded to exact dyadic Gaussian rationals.
 
+    Domain: N ≥ 1 and the statement's hypothesis on (r_min, r_max) (ValueError otherwise).
+
     ``law`` replaces Lemma 6's sampler (a negative control's, see theory.ring); the draws
     (u₁, u₂) are the same for every law.
     """
+    _check_n(n, "ring")
     statement = LEMMA6 if law is None else law
     if not statement.admits(r_min, r_max):
         raise ValueError(f"need 0 ≤ r_min ≤ r_max ≤ 1, got r_min={r_min}, r_max={r_max}")
@@ -114,21 +123,26 @@ def ring(n: int, r_min: Fraction, r_max: Fraction, seed: int,
 
 
 def real(n: int, r_max: Fraction, seed: int) -> Nodes:
-    """N uniform dyadic real nodes in [−r_max, r_max]."""
+    """N uniform dyadic real nodes in [−r_max, r_max]. Domain: N ≥ 1, r_max ≥ 0 rational."""
+    _check_n(n, "real")
+    if Fraction(r_max) < 0:
+        raise ValueError(f"real nodes need r_max ≥ 0, got {r_max}")
     draws = uniform_draws(seed, n)
     vals = tuple(QQi(dyadic((2 * d - 1) * r_max, NODE_FRAC_BITS)) for d in draws)
     return Nodes("real", values=vals, description=f"{n} real nodes ~ U[-{r_max}, {r_max}], seed {seed}")
 
 
 def roots(n: int) -> Nodes:
-    """The N-th roots of unity exp(2πi j/N), j = 0…N−1."""
+    """The N-th roots of unity exp(2πi j/N), j = 0…N−1. Domain: N ≥ 1."""
+    _check_n(n, "roots")
     return Nodes("roots", turns=tuple(Fraction(j, n) for j in range(n)),
                  description=f"the {n}-th roots of unity")
 
 
 def make(family: str, n: int, *, r_min: Fraction = Fraction(9, 10), r_max: Fraction = Fraction(1),
          seed: int = 0) -> Nodes:
-    """Nodes of a named family (see :data:`FAMILIES`)."""
+    """Nodes of a named family (see :data:`FAMILIES`); domain: that of the family's function
+    (N ≥ 1), ValueError for an unknown family."""
     if family == "ring":
         return ring(n, r_min, r_max, seed)
     if family == "real":

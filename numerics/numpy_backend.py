@@ -31,9 +31,11 @@ class NumpyBackend(AbstractBackend):
         return int(np.finfo(self.rdtype).nmant) + 1
 
     def vector(self, values: Sequence[QQi]) -> np.ndarray:
+        values = self._check_values(values, "vector")
         return np.array([complex(_to_float(v.re), _to_float(v.im)) for v in values], self.cdtype)
 
     def matrix(self, rows: Sequence[Sequence[QQi]]) -> np.ndarray:
+        rows = self._check_rows(rows, "matrix")
         return np.array(
             [[complex(_to_float(v.re), _to_float(v.im)) for v in row] for row in rows], self.cdtype
         )
@@ -85,6 +87,7 @@ class NumpyBackend(AbstractBackend):
         return np.exp(self.cdtype(x))
 
     def vandermonde(self, nodes: Any, k: int) -> np.ndarray:
+        self._check_k(nodes, k, "vandermonde")
         # decreasing powers (O's orientation), formed in the backend's own precision: np.vander
         # promotes complex64 to complex128
         x = np.asarray(nodes, self.cdtype)
@@ -106,10 +109,13 @@ class NumpyBackend(AbstractBackend):
         return np.asarray(a) @ np.asarray(b)
 
     def det(self, a: Any) -> Any:
+        self._check_matrix(a, "det", square=True)
         return np.linalg.det(a)
 
     def svdvals(self, a: Any) -> list[mpmath.mpf]:
+        self._check_matrix(a, "svdvals")
         return [mpmath.mpf(float(v)) for v in np.linalg.svd(a, compute_uv=False)]
 
     def pinv_apply(self, a: Any, b: Any) -> np.ndarray:
+        self._check_matrix(a, "pinv_apply")
         return np.linalg.pinv(a) @ b

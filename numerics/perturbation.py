@@ -113,6 +113,12 @@ class Theta:
     c: np.ndarray
 
     def __post_init__(self) -> None:
+        if any(np.iscomplexobj(v) for v in (self.W, self.U, self.b, self.c)):
+            raise ValueError("complex entries are not supported: θ = (W, U, b, c) is real")
+        if self.W.ndim != 2 or self.W.shape[0] < 1:
+            raise ValueError(f"θ needs an m×m W with m ≥ 1, got shape {self.W.shape}")
+        if not all(np.all(np.isfinite(v)) for v in (self.W, self.U, self.b, self.c)):
+            raise ValueError("θ = (W, U, b, c) has non-finite entries")
         m = self.W.shape[0]
         if self.W.shape != (m, m) or any(v.shape != (m,) for v in (self.U, self.b, self.c)):
             raise ValueError(f"θ shapes do not fit: W {self.W.shape}, U {self.U.shape}, "
@@ -124,6 +130,9 @@ class Theta:
 
     @classmethod
     def linear(cls, W: Any, U: Any, c: Any) -> Theta:
+        """θ = (W, U, 0, c) of a linear RNN; real inputs only (complex: ValueError)."""
+        if any(np.iscomplexobj(v) for v in (W, U, c)):
+            raise ValueError("complex entries are not supported: θ = (W, U, b, c) is real")
         w = np.asarray(W, dtype=float)
         return cls(w, np.asarray(U, dtype=float).reshape(-1), np.zeros(len(w)),
                    np.asarray(c, dtype=float).reshape(-1))
@@ -186,6 +195,10 @@ def draw(m: int, betas: Sequence[Fraction], per_beta: int, seed: int | Sequence[
     β values never changes the samples of others (a prefix of the β list draws the same points).
     """
     _check_ball(ball, blocks)
+    if isinstance(m, bool) or not isinstance(m, int | np.integer) or m < 1:
+        raise ValueError(f"draw needs m ≥ 1 hidden units, got {m!r}")
+    if isinstance(per_beta, bool) or not isinstance(per_beta, int | np.integer) or per_beta < 1:
+        raise ValueError(f"draw needs per_beta ≥ 1 samples, got {per_beta!r}")
     seeds = [int(seed)] if isinstance(seed, int | np.integer) else [int(v) for v in seed]
     betas = tuple(Fraction(b) for b in betas)
     if any(b < 0 for b in betas):

@@ -1,9 +1,12 @@
 """Test inputs of paper W's memory functions: Heaviside (Def. 3.1), impulse (App. F), reversed (App. G).
 
+Domain of every constructor: x a nonempty finite real vector (complex, NaN, inf and d = 0 raise
+ValueError, see :class:`Step`).
+
 Every one is a *step* x·1_[a,b)(t): a constant vector on an interval and zero elsewhere, so that
 integrators can stop exactly at its two breakpoints instead of stepping over a discontinuity.
 
-Equation numbers are those of the ICLR 2024 camera-ready (``shared/papers/W-iclr2024-camera-ready.md``).
+Equation numbers are those of the ICLR 2024 camera-ready (https://openreview.net/forum?id=yC2waD70Vj).
 Printed inputs: u^x_t = x·1_[0,∞)(t) (§3.1, before eq. (4)); i^x_t = x at t = 0, 0 for t ≠ 0 (App. F,
 before eq. (119)), here in its Dirac reading (the unit-mass pulse, :func:`impulse`); r^x_t = x for
 t < 0, 0 for t ≥ 0, read at time t (App. G, before eq. (126): :func:`reversed_step`).
@@ -28,6 +31,17 @@ class Step:
     start: float = 0.0
     stop: float = math.inf
 
+    def __post_init__(self) -> None:
+        """Domain: x a nonempty finite real vector (d ≥ 1), start < stop, start < +∞, stop > −∞
+        (start = −∞ and stop = +∞ allowed); ValueError otherwise."""
+        from recmem.numerics.validate import DomainError, real_vector
+
+        real_vector(self.x, "the step's value x", min_size=1)
+        if math.isnan(self.start) or math.isnan(self.stop) or not self.start < self.stop:
+            raise DomainError(f"a step needs start < stop, got [{self.start}, {self.stop})")
+        if self.start == math.inf or self.stop == -math.inf:
+            raise DomainError(f"a step needs start < ∞ and stop > −∞, got [{self.start}, {self.stop})")
+
     @property
     def dim(self) -> int:
         return len(self.x)
@@ -48,14 +62,24 @@ class Step:
         return pts
 
     def sampled(self, t: np.ndarray) -> np.ndarray:
-        """u on a grid, shape (len(t), d)."""
+        """u on a grid, shape (len(t), d). Domain: real times (NaN refused)."""
+        from recmem.numerics.validate import real_vector
+
+        t = real_vector(t, "t", allow_inf=True)
         on = (t >= self.start) & (t < self.stop)
         return np.outer(on.astype(float), self.vector)
 
 
+def _real_tuple(x: np.ndarray | tuple[float, ...]) -> tuple[float, ...]:
+    """x as a tuple of floats after the domain check (complex, NaN/inf, empty: ValueError)."""
+    from recmem.numerics.validate import real_vector
+
+    return tuple(float(v) for v in real_vector(x, "the input value x", min_size=1))
+
+
 def heaviside(x: np.ndarray | tuple[float, ...]) -> Step:
     """u^x_t = x·1_[0,∞)(t) (W Def. 3.1)."""
-    return Step(tuple(float(v) for v in np.atleast_1d(x)))
+    return Step(_real_tuple(x))
 
 
 def impulse(x: np.ndarray | tuple[float, ...], width: float) -> Step:
@@ -64,9 +88,9 @@ def impulse(x: np.ndarray | tuple[float, ...], width: float) -> Step:
 
     For a linear functional H_t(pulse) = xᵀ (1/δ)∫_{t−δ}^{t} ρ → xᵀρ(t) (W App. F, eq. (120)).
     """
-    if width <= 0:
-        raise ValueError(f"impulse width must be positive, got {width}")
-    return Step(tuple(float(v) / width for v in np.atleast_1d(x)), 0.0, float(width))
+    if not (math.isfinite(width) and width > 0):
+        raise ValueError(f"impulse width must be positive and finite, got {width}")
+    return Step(tuple(v / width for v in _real_tuple(x)), 0.0, float(width))
 
 
 def reversed_input(x: np.ndarray | tuple[float, ...], t: float) -> Step:
@@ -76,11 +100,14 @@ def reversed_input(x: np.ndarray | tuple[float, ...], t: float) -> Step:
 
     By time-homogeneity and causality H_0(x·1_[−t,0)) = H_t(u^x): this is the Heaviside query, not
     the printed reversed input (:func:`reversed_step`). Kept for ``memory_function(inputs='reversed')``.
+    Domain: x finite real, d ≥ 1; 0 < t < ∞ (ValueError otherwise).
     """
-    return Step(tuple(float(v) for v in np.atleast_1d(x)), -float(t), 0.0)
+    if not (math.isfinite(t) and t > 0):
+        raise ValueError(f"reversed_input needs 0 < t < ∞, got {t}")
+    return Step(_real_tuple(x), -float(t), 0.0)
 
 
 def reversed_step(x: np.ndarray | tuple[float, ...]) -> Step:
     """r^x_t = x for t < 0, 0 for t ≥ 0: W App. G's reversed input as printed (before eq. (126)),
     read at time t (a single input for every t)."""
-    return Step(tuple(float(v) for v in np.atleast_1d(x)), -math.inf, 0.0)
+    return Step(_real_tuple(x), -math.inf, 0.0)

@@ -141,11 +141,17 @@ def kendall(x: Sequence[float], y: Sequence[float]) -> Kendall:
     tie-corrected formula (Kendall & Gibbons, Rank Correlation Methods, eq. 4.3); p-values use the
     normal approximation with continuity correction (adequate from n ≈ 8; exact permutation
     distributions are not needed at the study sizes used).
+
+    Domain: paired real samples, n ≥ 2, no NaN (±inf are ranks like any other: two equal infinities
+    are a tie); ValueError otherwise.
     """
     x, y = [float(a) for a in x], [float(b) for b in y]  # plain floats (numpy bools don't subtract)
     n = len(x)
     if n != len(y):
         raise ValueError("x and y differ in length")
+    if n < 2 or any(math.isnan(v) for v in x + y):
+        raise ValueError(f"kendall needs n ≥ 2 pairs without NaN, got n = {n}"
+                         + (" with NaN values" if any(math.isnan(v) for v in x + y) else ""))
     sgn = lambda v: (v > 0) - (v < 0)  # noqa: E731
     s = sum(sgn(x[j] - x[i]) * sgn(y[j] - y[i]) for i in range(n) for j in range(i + 1, n))
 
@@ -284,8 +290,14 @@ class Fit:
 
 
 def loglinear_fit(x: Sequence[float], y: Sequence[float]) -> Fit:
-    """Ordinary least squares of y on x (y is already a logarithm, e.g. log₂κ)."""
+    """Ordinary least squares of y on x (y is already a logarithm, e.g. log₂κ).
+
+    Domain: paired finite real samples, n ≥ 2 (ValueError otherwise; a constant x gives slope 0)."""
     n = len(x)
+    if n != len(y) or n < 2:
+        raise ValueError(f"loglinear_fit needs n ≥ 2 pairs of equal length, got {n} and {len(y)}")
+    if not all(math.isfinite(float(v)) for v in [*x, *y]):
+        raise ValueError("loglinear_fit needs finite values")
     mx, my = sum(x) / n, sum(y) / n
     sxx = sum((a - mx) ** 2 for a in x)
     sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
@@ -304,7 +316,10 @@ def real_family(family: str, n: int, seed: int = 0) -> nd.Nodes:
 
     Chebyshev points cos((2j+1)π/(2N)) are computed at 128 bits and rounded once to 52 fractional
     bits, like the ring nodes: the rounded values are the problem (they stay distinct and in [−1,1]).
+    Domain: N ≥ 1, a known family (ValueError otherwise).
     """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"real_family needs N ≥ 1 nodes, got {n!r}")
     if family == "real":
         return nd.real(n, Fraction(1), seed)
     if family == "equispaced":

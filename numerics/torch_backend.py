@@ -39,10 +39,12 @@ class TorchBackend(AbstractBackend):
         return self.torch.as_tensor(np.asarray(a), dtype=self.cdtype, device=self.device)
 
     def vector(self, values: Sequence[QQi]) -> Any:
+        values = self._check_values(values, "vector")
         return self._t([complex(v.re.numerator / v.re.denominator,
                                 v.im.numerator / v.im.denominator) for v in values])
 
     def matrix(self, rows: Sequence[Sequence[QQi]]) -> Any:
+        rows = self._check_rows(rows, "matrix")
         return self._t([[complex(v.re.numerator / v.re.denominator,
                                  v.im.numerator / v.im.denominator) for v in row] for row in rows])
 
@@ -96,6 +98,7 @@ class TorchBackend(AbstractBackend):
         return self.torch.exp(self.torch.as_tensor(x, dtype=self.cdtype, device=self.device))
 
     def vandermonde(self, nodes: Any, k: int) -> Any:
+        self._check_k(nodes, k, "vandermonde")
         # Powers by cumulative product (torch.linalg.vander rejects k = 1), then flipped to O's
         # decreasing orientation; same operation count as repeated multiplication.
         torch = self.torch
@@ -115,10 +118,13 @@ class TorchBackend(AbstractBackend):
         return a @ b
 
     def det(self, a: Any) -> Any:
+        self._check_matrix(a, "det", square=True)
         return self.torch.linalg.det(a)
 
     def svdvals(self, a: Any) -> list[mpmath.mpf]:
+        self._check_matrix(a, "svdvals")
         return [mpmath.mpf(float(v)) for v in self.torch.linalg.svdvals(a).cpu()]
 
     def pinv_apply(self, a: Any, b: Any) -> Any:
+        self._check_matrix(a, "pinv_apply")
         return self.torch.linalg.pinv(a) @ b

@@ -219,12 +219,14 @@ def test_kronecker_refuses_large_n_and_refinement_scales():
     assert sol.accuracy.forward < mpmath.mpf(2) ** -100
 
 
-def test_refinement_stops_when_unresolvable():
-    """κ(L)·u₆₄ ≳ 1 (a long Jordan block): the refinement stagnates instead of reporting accuracy
-    it does not have."""
+def test_refinement_raises_when_unresolvable():
+    """κ(L)·u₆₄ ≳ 1 (a long Jordan block): the refinement stagnates and says so (issue 8 item 3:
+    an iteration that does not converge raises instead of returning an unconverged P)."""
+    from recmem.numerics.validate import NotConvergedError
+
     d = lc.hurwitz(24, 0, "defective", Fraction(8))  # κ(L) ≈ 1.5e16
-    sol = ly.refine(d.W, bits=128)
-    assert sol.accuracy.forward > mpmath.mpf(2) ** -100
+    with pytest.raises(NotConvergedError, match="refine did not converge"):
+        ly.refine(d.W, bits=128)
 
 
 @settings(max_examples=15)
@@ -236,3 +238,125 @@ def test_exact_solution_is_positive_definite_and_float_solvers_agree(inst):
     cond = ly.condition_certified(inst.W)
     if C * inst.n * cond.value * U64 < 0.5:
         assert _rel(ly.bartels_stewart(inst.W).P, sol.P) <= C * inst.n * cond.value * U64
+
+
+# ---- SciPy's own Lyapunov cases (issue 8, item 3) ------------------------------------------------
+# The data of scipy/linalg/tests/test_solvers.py::TestSolveLyapunov.cases (tests/data, BSD licence).
+# SciPy solves A X + X Aᴴ = Q; for a real A that is eq. (48) Wᵀ P + P W = −Q' with W = Aᵀ,
+# Q' = −Q, P = X. Reference: the exact P over ℚ (its exact residual is checked to be zero). Every
+# solver is correct where the case is in its domain and raises ValueError where it is not — never
+# a silent wrong answer.
+
+def _scipy_cases():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "scipy_lyapunov_cases.py"
+    spec = importlib.util.spec_from_file_location("scipy_lyapunov_cases", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.CASES
+
+
+SCIPY_CASES = _scipy_cases()
+
+
+def _congruence(e, x, mul, tr):
+    return mul(mul(tr(e), x), e)  # e ↦ eᵀ x e: the integrand of W App. A.9 eq. (49)
+
+
+def _float_solvers(w, q):
+    """Every solver of numerics.lyapunov on (W, Q), as name → thunk returning a Solution."""
+    n = np.shape(w)[0]
+    out = {
+        "exact": lambda: ly.exact(w, q),
+        "kronecker_flint": lambda: ly.kronecker_flint(w, q, bits=128),
+        "bartels_stewart": lambda: ly.bartels_stewart(w, q),
+        "refine (flint)": lambda: ly.refine(w, q, bits=128),
+        "refine (mpmath)": lambda: ly.refine(w, q, bits=128, residual="mpmath"),
+        "sign_newton": lambda: ly.sign_newton([w], [q]),
+        "solve numpy": lambda: ly.solve(w, q, "numpy"),
+        "solve flint": lambda: ly.solve(w, q, "flint@128"),
+        "solve torch": lambda: ly.solve(w, q, "torch:cpu"),
+    }
+    if n <= KRONECKER_MP_MAX:
+        out["kronecker_mpmath"] = lambda: ly.kronecker_mpmath(w, q, bits=128)
+    return out
+
+
+@pytest.mark.parametrize("name,a,q", SCIPY_CASES, ids=[c[0] for c in SCIPY_CASES])
+def test_scipy_lyapunov_cases(name, a, q):
+    from recmem.numerics.validate import DomainError, NotConvergedError, spectral_abscissa
+
+    complex_case = np.iscomplexobj(a) or np.iscomplexobj(q)
+    w, qq = np.asarray(a).T, -np.asarray(q)
+    solvers = _float_solvers(w, qq)
+    if complex_case or a.size == 0:
+        # complex dtype (even the companion case, whose imaginary parts are all zero) and n = 0 are
+        # outside every solver's domain: each refuses with a ValueError naming the problem
+        for run in solvers.values():
+            with pytest.raises(DomainError, match=r"complex entries|n ≥ 1|empty"):
+                run()
+        with pytest.raises(DomainError):
+            ly.integral_doubling(w, qq, _congruence, ly.PointArithmetic("numpy"))
+        return
+    n = w.shape[0]
+    exact_p = ly.exact(w, qq).P
+    assert ly.residual_exact(w, qq, exact_p) == ly.identity(n) * 0  # the reference is exact
+    cond = ly.condition(w)
+    hurwitz = spectral_abscissa(w) < 0
+    ctx = mpmath.MPContext()
+    ctx.prec = 256
+    ref = ly.to_mp(exact_p, ctx)
+    for label, run in solvers.items():
+        if ("torch" in label or label == "sign_newton") and not hurwitz:
+            # outside the sign iteration's domain: it must say so
+            with pytest.raises(NotConvergedError, match="not Hurwitz"):
+                run()
+            continue
+        sol = run()
+        p = ly.to_mp(sol.P, ctx)
+        err = mpmath.mpf(ctx.mnorm(p - ref, "f") / ctx.mnorm(ref, "f"))
+        u = mpmath.mpf(2) ** (-128 if sol.arithmetic.startswith(("flint", "mpmath")) else -53)
+        if sol.arithmetic == "exact":
+            assert err == 0, label
+        else:
+            assert err <= C * n * n * cond.value * u, (label, err)
+    # the integral of eq. (49) itself: its value where W is Hurwitz, no value (never a wrong one)
+    # where it is not
+    for arith in (ly.PointArithmetic("numpy"), ly.PointArithmetic("mpmath", bits=128)):
+        res = ly.integral_doubling(w, qq, _congruence, arith)
+        if hurwitz:
+            assert res.status == "converged"
+            p = ly.to_mp(res.P, ctx)
+            assert ctx.mnorm(p - ref, "f") / ctx.mnorm(ref, "f") <= \
+                C * (res.amplification + n) * cond.value * arith.unit_roundoff
+        else:
+            assert res.status in ("diverged", "undecided") and res.P is None
+    enc = ly.integral_enclosure(w, qq, _congruence, bits=128)
+    assert (enc.status == "converged") == hurwitz
+    if not hurwitz:
+        assert enc.P is None
+
+
+def test_scipy_cases_real_part_of_the_complex_companion_case():
+    """The companion case's entries are real (zero imaginary parts): passed as a real array it is in
+    every general solver's domain; W is not Hurwitz (a positive real root), so sign_newton refuses."""
+    from recmem.numerics.validate import NotConvergedError
+
+    (_, a, q), = [c for c in SCIPY_CASES if c[0].startswith("companion")]
+    assert not np.any(a.imag)
+    w, qq = a.real.T.copy(), -q
+    exact_p = ly.exact(w, qq).P
+    assert ly.residual_exact(w, qq, exact_p) == ly.identity(11) * 0
+    cond = ly.condition_estimate(w)
+    ctx = mpmath.MPContext()
+    ctx.prec = 256
+    ref = ly.to_mp(exact_p, ctx)
+    for sol in (ly.bartels_stewart(w, qq), ly.kronecker_flint(w, qq, bits=128),
+                ly.refine(w, qq, bits=128)):
+        err = ctx.mnorm(ly.to_mp(sol.P, ctx) - ref, "f") / ctx.mnorm(ref, "f")
+        assert err <= C * 11 * 11 * cond.value * U64, sol.method
+    with pytest.raises(NotConvergedError, match="not Hurwitz"):
+        ly.sign_newton([w], [qq])
