@@ -53,9 +53,12 @@ def query_memory(target: str, **options: Any) -> Any:
 def fuzz(claim_id: str, *, examples: int = 500, seed: int = 0,
          params: dict[str, str] | None = None) -> Evidence:
     """Search a claim's domain for a certified, shrunk counterexample (``recmem fuzz``)."""
-    from recmem.checks.runner import resolve_params
+    from recmem.checks.runner import check_seed, resolve_params
     from recmem.checks.search import search
 
+    check_seed(seed)
+    if examples < 1:
+        raise UsageError(f"examples must be at least 1, got {examples}")
     claim = get(claim_id)
     if claim.strategy is None or claim.holds is None:
         raise UsageError(f"{claim_id} has no fuzzable domain (it is a study or an experiment)")

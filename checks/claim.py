@@ -26,16 +26,16 @@ class Paper:
     authors: str
     title: str
     version: str
-    text_file: str
+    text_file: str  # where the quoted version can be read (reports: source.text)
 
 
 PAPERS: dict[str, Paper] = {
     "O": Paper("O", "A. Orvieto, S. De, C. Gulcehre, R. Pascanu, S. L. Smith",
                "On the Universality of Linear Recurrences Followed by Nonlinear Projections",
-               "arXiv 2307.11888 v1 (workshop version)", "shared/papers/002_bf4ada9b96c0e831.txt"),
+               "arXiv 2307.11888 v1 (workshop version)", "https://arxiv.org/abs/2307.11888v1"),
     "W": Paper("W", "S. Wang, Z. Li, Q. Li",
                "Inverse Approximation Theory for Nonlinear Recurrent Neural Networks",
-               "ICLR 2024 camera-ready (arXiv 2305.19190)", "shared/papers/W-iclr2024-camera-ready.md"),
+               "ICLR 2024 camera-ready (arXiv 2305.19190)", "https://openreview.net/forum?id=yC2waD70Vj"),
 }
 
 CONVENTIONS: tuple[str, ...] = (
@@ -182,6 +182,9 @@ class Claim:
     notes: str = ""
     validate: Callable[[Mapping[str, Any]], str | None] | None = None  # joint parameter check
     decided_by: tuple[str, ...] | None = None  # evidence kinds that decide a study claim
+    # the finding in one line, for the README's findings tables (checks/readme_tables.py);
+    # the title stands in when it is empty
+    summary: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.statement, Statement):

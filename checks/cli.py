@@ -1,20 +1,22 @@
 """The ``recmem`` command line. Every command is also a Python call in :mod:`recmem.checks`.
 
 Exit status: 0 when every selected claim is VERIFIED or CORROBORATED, 1 otherwise, 2 for bad usage
-(one line on stderr, no traceback).
+(one line on stderr, no traceback, before any work), 130 when interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+from recmem.checks.argtypes import int_between, output_path, seed
 from recmem.checks.claim import PAPERS
 
-EXIT_OK, EXIT_NOT_OK, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 VERDICT_STYLE = {"VERIFIED": "bold green", "CORROBORATED": "green", "REFUTED": "bold red",
                  "INCONCLUSIVE": "yellow", "FAILED": "red", "ERROR": "magenta",
@@ -27,9 +29,24 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("recmem")
+    except PackageNotFoundError:  # pragma: no cover (running from a bare checkout)
+        return "unknown"
+
+
 def _usage(message: str) -> int:
     sys.stderr.write(f"recmem: error: {message}\n")
     return EXIT_USAGE
+
+
+def _bits(text: str) -> int:
+    from recmem.numerics.backend import MAX_BITS, MIN_BITS
+
+    return int_between(MIN_BITS, MAX_BITS, "a number of bits")(text)
 
 
 def _param_pairs(items: Sequence[str]) -> dict[str, str]:
@@ -45,42 +62,64 @@ def _param_pairs(items: Sequence[str]) -> dict[str, str]:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="recmem", description="Verify the claims of papers on memory in recurrent "
                 "networks: symbolically, at any precision, and by fuzzing.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     ls = sub.add_parser("list", help="list the registered claims")
     ls.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
-    ls.add_argument("--json", metavar="PATH", help="also write the list as JSON")
+    ls.add_argument("--json", metavar="PATH", type=output_path("--json"),
+                    help="also write the list as JSON")
 
     sh = sub.add_parser("show", help="a claim's statement, source, parameters and last evidence")
-    sh.add_argument("claim_id", metavar="CLAIM_ID")
+    sh.add_argument("claim_id", metavar="CLAIM_ID", help="a registered claim (`recmem list`)")
+    sh.add_argument("--history", action="store_true",
+                    help="list every stored run of the claim (newest first) instead of the "
+                         "latest evidence")
 
     v = sub.add_parser("verify", help="run the checks and print a table of verdicts")
-    v.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID")
-    v.add_argument("--paper", choices=sorted(PAPERS))
+    v.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
+                   help="claims to verify (default: every claim, or every claim of --paper); a "
+                        "claim named twice runs once")
+    v.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
     v.add_argument("--backend", action="append", metavar="SPEC", default=None,
                    help="sympy, mpmath@BITS, flint@BITS, numpy[:float32], torch[:cpu|:cuda]; "
                         "repeat for several (default: all)")
-    v.add_argument("--precision", type=int, default=256, metavar="BITS",
-                   help="working precision of mpmath/flint backends given without @BITS "
-                        "(default 256)")
-    v.add_argument("--seed", type=int, default=0, help="seed of every random draw (default 0)")
+    v.add_argument("--precision", type=_bits, default=256, metavar="BITS",
+                   help="working precision of mpmath/flint backends given without @BITS, "
+                        "2 to 65536 bits (default 256)")
+    v.add_argument("--seed", type=seed, default=0,
+                   help="seed of every random draw, a non-negative integer (default 0)")
     v.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="override a claim parameter (see `recmem show CLAIM_ID`)")
-    v.add_argument("--examples", type=int, default=60, metavar="N",
+    v.add_argument("--examples", type=int_between(1), default=60, metavar="N",
                    help="examples for each counterexample search (default 60)")
     v.add_argument("--no-controls", action="store_true",
                    help="skip the negative controls (nearby false statements that every claim's "
                         "checks must refute); verdicts then rest on the checks alone")
-    v.add_argument("--json", metavar="PATH", help="write the JSON report here")
-    v.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
+    v.add_argument("--json", metavar="PATH", type=output_path("--json"),
+                   help="write the JSON report here (rewritten after every claim, so an "
+                        "interrupted run leaves a valid report with \"complete\": false)")
+    v.add_argument("--markdown", metavar="PATH", type=output_path("--markdown"),
+                   help="write a Markdown report here")
     v.add_argument("--quiet", action="store_true", help="no progress display")
 
-    f = sub.add_parser("fuzz", help="search a claim's domain for a shrunk, certified counterexample")
-    f.add_argument("claim_id", metavar="CLAIM_ID")
-    f.add_argument("--examples", type=int, default=500, metavar="N")
-    f.add_argument("--seed", type=int, default=0)
-    f.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
-    f.add_argument("--json", metavar="PATH")
+    f = sub.add_parser(
+        "fuzz", help="search a claim's domain for a shrunk, certified counterexample",
+        description="Search CLAIM_ID's stated domain with Hypothesis for an instance where the "
+                    "statement fails, judged exactly or with certified arithmetic, and shrink it "
+                    "to a minimal one. Exit status 1 when a counterexample is found, 0 when none "
+                    "is, 2 for bad usage.")
+    f.add_argument("claim_id", metavar="CLAIM_ID",
+                   help="a claim with a searchable domain (`recmem list` shows them)")
+    f.add_argument("--examples", type=int_between(1), default=500, metavar="N",
+                   help="instances to draw before giving up (default 500)")
+    f.add_argument("--seed", type=seed, default=0,
+                   help="seed of the search, a non-negative integer (default 0); the same seed "
+                        "draws the same instances")
+    f.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a claim parameter (see `recmem show CLAIM_ID`)")
+    f.add_argument("--json", metavar="PATH", type=output_path("--json"),
+                   help="write the search's evidence (and counterexample) as JSON")
 
     from recmem.checks import memory_cli  # light at import: numpy/scipy load inside the command
 
@@ -107,16 +146,14 @@ def cmd_list(args: argparse.Namespace) -> int:
         table.add_row(c.id, c.provenance.short(), c.title, ", ".join(c.uses))
     _console().print(table)
     if args.json:
-        from pathlib import Path
-
-        from recmem.checks.report import write_atomic
+        from recmem.checks.outputs import write_atomic
 
         rows = [{"id": c.id, "paper": c.paper, "title": c.title, "statement": c.text,
                  "controls": [{"change": k.change, "statement": k.statement.text}
                               for k in c.controls],
                  "source": c.provenance.to_dict(), "uses": list(c.uses), "corrects": c.corrects,
                  "params": {p.name: str(p.default) for p in c.params}} for c in claims]
-        write_atomic(Path(args.json), json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(args.json, json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
     return EXIT_OK
 
 
@@ -134,6 +171,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     con = _console()
     src = c.provenance.to_dict()
     con.print(f"[bold]{c.id}[/]: {escape(c.title)}")
+    if args.history:
+        return _show_history(con, c.id)
     con.print(f"statement: {escape(c.text)}")
     con.print(f"source: {escape(src['paper'])}, {src['version']}, {escape(src['location'])}")
     con.print(f"page text: “{escape(src['quote'])}”")
@@ -155,13 +194,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     for k in c.controls:
         con.print(f"  - {escape(k.change)}: {escape(k.statement.text)}")
     con.print("conventions: " + escape("; ".join(CONVENTIONS)))
-    last = store.load().get(c.id)
-    if not last:
+    last = store.latest(c.id)
+    if last is None:
         con.print("last run: none (run `recmem verify " + c.id + "`)")
         return EXIT_OK
-    r = last["result"]
-    con.print(f"last run: {last['run'].get('started')} seed {last['run'].get('seed')}: "
-              f"[{VERDICT_STYLE.get(r['verdict'], '')}]{r['verdict']}[/]")
+    r = last.result
+    con.print(f"last run: {last.run.get('started')} seed {last.run.get('seed')}: "
+              f"[{VERDICT_STYLE.get(r['verdict'], '')}]{r['verdict']}[/]"
+              + (f" ({n - 1} earlier, see --history)" if (n := len(store.history(c.id))) > 1
+                 else ""))
     if r.get("reason"):
         con.print(f"why: {escape(r['reason'])}")
     if "counterexample" in r:
@@ -179,17 +220,61 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _verdict_table(report: Any) -> Any:
+def _show_history(con: Any, claim_id: str) -> int:
     from rich.table import Table
 
-    t = Table(title="recmem verify", show_lines=False)
-    for col in ("claim", "verdict", "source", "arithmetics", "controls", "s"):
-        t.add_column(col, justify="right" if col in ("s", "controls") else "left")
+    from recmem.checks import store
+
+    runs = store.history(claim_id)
+    if not runs:
+        con.print(f"no stored runs of {claim_id} (run `recmem verify {claim_id}`)")
+        return EXIT_OK
+    t = Table(title=f"{claim_id}: {len(runs)} stored run(s), newest first")
+    for col in ("stored", "seed", "bits", "controls", "verdict", "arithmetics"):
+        t.add_column(col, no_wrap=col != "arithmetics",
+                     justify="right" if col in ("seed", "bits") else "left")
+    for r in runs:
+        t.add_row(r.stored_at[:19].replace("T", " "), str(r.run.get("seed")),
+                  str(r.run.get("precision")), "off" if r.run.get("controls") is False else "on",
+                  f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
+                  " ".join(r.run.get("backends") or []))
+    con.print(t)
+    return EXIT_OK
+
+
+# below this many columns the table leaves out the source (`recmem show` prints it)
+NARROW_COLUMNS = 100
+
+
+def _verdict_table(report: Any, width: int) -> Any:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from recmem.checks.hints import shorten
+
+    t = Table(title="recmem verify" + ("" if report.complete else " (interrupted)"),
+              show_lines=False)
+    with_source = width >= NARROW_COLUMNS
+    # nothing is cut: IDs, verdicts and counts keep their width; source and arithmetics wrap
+    # at spaces
+    t.add_column("claim", min_width=max((len(c.id) for c in report.claims), default=5),
+                 no_wrap=True)
+    t.add_column("verdict", no_wrap=True)
+    if with_source:
+        t.add_column("source")
+    t.add_column("arithmetics", min_width=10)
+    t.add_column("controls", justify="right", no_wrap=True)
+    t.add_column("s", justify="right", no_wrap=True)
     for c in report.claims:
-        style = VERDICT_STYLE.get(str(c.verdict), "")
-        t.add_row(c.id, f"[{style}]{c.verdict}[/]", c.source["location"],
-                  " ".join(_short(a) for a in c.arithmetics()), c.controls_summary(),
-                  f"{c.seconds:.1f}")
+        verdict = str(c.verdict)
+        used = " ".join(_short(a) for a in c.arithmetics())
+        if verdict == "SKIPPED":  # why nothing ran, in the table itself
+            used = escape(shorten("; ".join(dict.fromkeys(
+                e.message or "" for e in c.evidence)), 120))
+        row = [c.id, f"[{VERDICT_STYLE.get(verdict, '')}]{verdict}[/]"]
+        if with_source:
+            row.append(escape(c.source["location"]))
+        t.add_row(*row, used, c.controls_summary(), f"{c.seconds:.1f}")
     return t
 
 
@@ -198,31 +283,66 @@ def _short(backend: str) -> str:
     return "search" if backend.startswith("exact (Hypothesis") else backend
 
 
+def _print_report(report: Any) -> None:
+    from rich.markup import escape
+
+    from recmem.checks.hints import resolution_hint
+    from recmem.checks.registry import all_claims
+
+    claims = all_claims()
+    con = _console()
+    con.print(_verdict_table(report, con.width))
+    con.print("summary: " + ", ".join(f"{n} {v}" for v, n in report.counts().items()))
+    for c in report.claims:
+        if str(c.verdict) == "INCONCLUSIVE":
+            claim = claims.get(c.id)
+            hint = resolution_hint(c, claim.decided_by if claim else None,
+                                   [p.name for p in claim.params] if claim else ())
+            con.print(f"[yellow]{c.id}[/] inconclusive: " + escape(hint))
+        if c.counterexample:
+            con.print(f"[red]{c.id}[/] counterexample: " + escape(json.dumps(
+                c.counterexample, default=str, ensure_ascii=False)))
+
+
+def _write_reports(args: argparse.Namespace, report: Any) -> None:
+    from recmem.checks.outputs import write_atomic
+
+    if args.json:
+        report.write_json(args.json)
+    if args.markdown:
+        write_atomic(args.markdown, report.to_markdown())
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from recmem.checks import registry, store
-    from recmem.checks.runner import UsageError, verify
+    from recmem.checks.runner import Interrupted, UsageError, verify
 
     try:
         params = _param_pairs(args.param)
-        n_claims = len(registry.select(args.claim_ids or None, args.paper))
+        n_claims = len(registry.select(list(dict.fromkeys(args.claim_ids)) or None, args.paper))
     except (ValueError, registry.UnknownClaim) as exc:
         return _usage(exc.args[0] if isinstance(exc, KeyError) else str(exc))
-    if args.examples < 1:
-        return _usage(f"--examples must be at least 1, got {args.examples}")
     err = _console(stderr=True)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
         "{task.completed}/{task.total}"), TimeElapsedColumn(), console=err, transient=True,
         disable=args.quiet or not err.is_terminal)
     task = progress.add_task("verifying", total=n_claims)
+    store_problem: list[str] = []
 
     def started(claim: Any) -> None:
         progress.update(task, description=f"verifying {claim.id}")
 
     def done(result: Any, report: Any) -> None:
         progress.advance(task)
-        store.save(result, report.meta)
+        if not store_problem:
+            try:
+                store.save(result, report.meta)
+            except store.StoreUnavailable as exc:  # reported once; the run goes on
+                store_problem.append(str(exc))
+                sys.stderr.write(f"recmem: warning: {exc}; this run's results are not kept "
+                                 "for `recmem show` (set RECMEM_HOME to a writable folder)\n")
         if args.json:  # keep a partial report on disk: an interrupted run loses one claim at most
             report.write_json(args.json)
         if not err.is_terminal and not args.quiet:
@@ -237,37 +357,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
                             on_claim_done=done)
     except UsageError as exc:
         return _usage(str(exc))
-    con = _console()
-    con.print(_verdict_table(report))
-    con.print("summary: " + ", ".join(f"{n} {v}" for v, n in report.counts().items()))
-    for c in report.claims:
-        if str(c.verdict) == "INCONCLUSIVE" and c.reason:
-            from rich.markup import escape
-
-            con.print(f"[yellow]{c.id}[/] inconclusive: " + escape(c.reason))
-        elif str(c.verdict) == "INCONCLUSIVE":
-            from rich.markup import escape
-
-            open_checks = [e for e in c.evidence if str(e.outcome) == "inconclusive"]
-            need = [e.needed_bits for e in open_checks if e.needed_bits and e.needed_bits > 0
-                    and e.kind != "statistical"]
-            why = (f"about {max(need)} bits would resolve it (try --backend mpmath@{max(need)})"
-                   if need else "; ".join(dict.fromkeys(
-                       f"{e.check}: {e.message}"[:300] for e in open_checks))[:700])
-            con.print(f"[yellow]{c.id}[/] inconclusive: " + escape(why))
-        if c.counterexample:
-            from rich.markup import escape
-
-            con.print(f"[red]{c.id}[/] counterexample: " + escape(json.dumps(
-                {k: v for k, v in c.counterexample.items()}, default=str, ensure_ascii=False)))
-    if args.json:
-        report.write_json(args.json)
-    if args.markdown:
-        from pathlib import Path
-
-        from recmem.checks.report import write_atomic
-
-        write_atomic(Path(args.markdown), report.to_markdown())
+    except Interrupted as stop:
+        _print_report(stop.report)
+        _write_reports(args, stop.report)
+        during = stop.report.meta["interrupted"]["during"]
+        sys.stderr.write(f"recmem: interrupted{f' during {during}' if during else ''}; "
+                         f"{len(stop.report.claims)} finished claim(s) kept"
+                         f"{'' if store_problem else ' (`recmem show`)'}"
+                         f"{' and in ' + str(args.json) if args.json else ''} "
+                         "with \"complete\": false\n")
+        return EXIT_INTERRUPTED
+    _print_report(report)
+    _write_reports(args, report)
     return EXIT_OK if report.ok else EXIT_NOT_OK
 
 
@@ -278,8 +379,6 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from recmem.checks.registry import UnknownClaim
     from recmem.checks.runner import UsageError
 
-    if args.examples < 1:
-        return _usage(f"--examples must be at least 1, got {args.examples}")
     try:
         ev = fuzz(args.claim_id, examples=args.examples, seed=args.seed,
                   params=_param_pairs(args.param))
@@ -295,11 +394,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                                                           ensure_ascii=False)))
         con.print(f"certified by: {escape(ev.certified_by or '')}")
     if args.json:
-        from pathlib import Path
+        from recmem.checks.outputs import write_atomic
+        from recmem.checks.report import _jsonable
 
-        from recmem.checks.report import _jsonable, write_atomic
-
-        write_atomic(Path(args.json), json.dumps(_jsonable(ev.to_dict()), indent=2,
+        write_atomic(args.json, json.dumps(_jsonable(ev.to_dict()), indent=2,
                                                  ensure_ascii=False) + "\n")
     return EXIT_NOT_OK if ev.counterexample else EXIT_OK
 
@@ -315,12 +413,34 @@ def cmd_memory(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``recmem`` console script."""
+    from recmem.checks import interrupt
+
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "show": cmd_show, "verify": cmd_verify, "fuzz": cmd_fuzz,
                "memory": cmd_memory}
     try:
-        return handler[args.command](args)
+        with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
+            return handler[args.command](args)
     except KeyboardInterrupt:
-        sys.stderr.write("recmem: interrupted; finished claims are kept (see --json and "
-                         "`recmem show`)\n")
-        return 130
+        sys.stderr.write("recmem: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+@contextlib.contextmanager
+def _hypothesis_files_out_of_cwd(command: str) -> Iterator[None]:
+    """Hypothesis keeps files (its constants cache) under ``./.hypothesis`` by default; while a
+    command runs they go to recmem's home instead (``HYPOTHESIS_STORAGE_DIRECTORY`` wins)."""
+    import os
+
+    if command not in ("verify", "fuzz") or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from recmem.checks.store import home
+
+    set_hypothesis_home_dir(home() / "hypothesis")
+    try:
+        yield
+    finally:
+        set_hypothesis_home_dir(None)  # back to Hypothesis's own default (a caller's tests)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import os
 import platform
-import tempfile
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from recmem.checks.claim import CONVENTIONS, Claim
+from recmem.checks.outputs import write_atomic
 from recmem.checks.verdict import ControlRun, Decision, Evidence, Verdict
 
 SCHEMA = "recmem.report/2"
@@ -109,13 +110,18 @@ class Report:
         from importlib.metadata import version
 
         return cls(meta={
-            "schema": SCHEMA, "recmem": version("recmem"),
+            "schema": SCHEMA, "recmem": version("recmem"), "run_id": uuid.uuid4().hex[:12],
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": platform.python_version(),
             "platform": platform.platform(), "conventions": list(CONVENTIONS), **meta})
 
     def finish(self) -> None:
         self.complete = True
         self.meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+    def interrupt(self, during: str | None) -> None:
+        """Mark the report as cut short (``complete`` stays false) while ``during`` ran."""
+        self.meta["interrupted"] = {"at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                                    "during": during}
 
     @property
     def ok(self) -> bool:
@@ -137,6 +143,10 @@ class Report:
                  f"recmem {self.meta['recmem']}, started {self.meta['started']}, "
                  f"seed {self.meta['seed']}, backends {', '.join(self.meta['backends'])}", "",
                  "Conventions: " + "; ".join(self.meta["conventions"]) + ".", "",
+                 *([] if self.complete else [
+                     f"**Incomplete run**: {len(self.claims)} claim(s) finished"
+                     + (f"; interrupted during `{self.meta['interrupted']['during']}`"
+                        if self.meta.get("interrupted", {}).get("during") else "") + ".", ""]),
                  "| claim | verdict | source | arithmetics | controls told apart | time (s) |",
                  "|---|---|---|---|---|---|"]
         for c in self.claims:
@@ -168,12 +178,3 @@ class Report:
                              f"{e.condition_number or ''} | {note} |")
             lines.append("")
         return "\n".join(lines)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from recmem.checks import registry
+from recmem.checks import interrupt, registry
 from recmem.checks.claim import PAPERS, Claim, Context
 from recmem.checks.report import ClaimResult, Report
 from recmem.checks.search import SEARCH_BACKEND, search
@@ -29,6 +29,8 @@ from recmem.checks.verdict import (
 )
 from recmem.numerics.backend import (
     DEFAULT_BITS,
+    MAX_BITS,
+    MIN_BITS,
     BackendSpec,
     BackendUnavailable,
     make_backend,
@@ -38,6 +40,26 @@ from recmem.numerics.backend import (
 
 class UsageError(ValueError):
     """Bad input from the user (exit status 2)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C; ``report`` holds the claims that finished (``complete`` false)."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__("interrupted")
+        self.report = report
+
+
+def check_seed(seed: int) -> None:
+    """Seeds are non-negative integers (what ``random.Random`` and numpy's generators share)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise UsageError(f"seed must be a non-negative integer, got {seed!r}")
+
+
+def check_precision(bits: int) -> None:
+    """A working precision in bits, within ``MIN_BITS`` … ``MAX_BITS``."""
+    if not MIN_BITS <= bits <= MAX_BITS:
+        raise UsageError(f"precision must be between {MIN_BITS} and {MAX_BITS} bits, got {bits}")
 
 
 def default_backends(bits: int = DEFAULT_BITS) -> list[BackendSpec]:
@@ -76,6 +98,7 @@ def resolve_params(claims: Sequence[Claim], overrides: Mapping[str, str]) -> dic
 
 def _guard(check: str, backend: str, fn: Callable[[], list[Evidence]],
            kind: str = "numeric") -> list[Evidence]:
+    interrupt.checkpoint()  # an interrupt swallowed inside the previous check stops here
     t0 = time.perf_counter()
     try:
         return fn()
@@ -167,14 +190,18 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
 
     ``backends`` are spec strings (``None``: every arithmetic, see :func:`default_backends`);
     ``params`` are ``--param`` overrides as strings; ``controls=False`` skips the negative
-    controls (``--no-controls``). Raises :class:`UsageError` on bad input.
+    controls (``--no-controls``). Raises :class:`UsageError` on bad input, and
+    :class:`Interrupted` (a ``KeyboardInterrupt`` carrying the partial report) on Ctrl-C.
     """
-    if precision < 2:
-        raise UsageError(f"precision must be at least 2 bits, got {precision}")
+    check_precision(precision)
+    check_seed(seed)
+    if search_examples < 1:
+        raise UsageError(f"search examples must be at least 1, got {search_examples}")
     if paper is not None and paper not in PAPERS:
         raise UsageError(f"unknown paper {paper!r}: expected one of {', '.join(PAPERS)}")
     try:
-        claims = registry.select(list(claim_ids) if claim_ids else None, paper)
+        # a claim named twice runs once
+        claims = registry.select(list(dict.fromkeys(claim_ids)) if claim_ids else None, paper)
     except registry.UnknownClaim as exc:
         raise UsageError(exc.args[0]) from None
     if not claims:
@@ -189,14 +216,24 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
     values = resolve_params(claims, params or {})
     report = Report.start(backends=[str(s) for s in specs], precision=precision, seed=seed,
                           params=dict(params or {}), controls=controls)
-    for claim in claims:
-        if on_claim_start:
-            on_claim_start(claim)
-        ctx = Context(values[claim.id], seed=seed, precision_bits=precision,
-                      search_examples=search_examples, statement=claim.statement)
-        result = run_claim(claim, ctx, specs, controls=controls)
-        report.claims.append(result)
-        if on_claim_done:
-            on_claim_done(result, report)
+    current: str | None = None
+    with interrupt.stops_promptly():
+        try:
+            for claim in claims:
+                current = claim.id
+                if on_claim_start:
+                    on_claim_start(claim)
+                ctx = Context(values[claim.id], seed=seed, precision_bits=precision,
+                              search_examples=search_examples, statement=claim.statement)
+                result = run_claim(claim, ctx, specs, controls=controls)
+                current = None
+                report.claims.append(result)
+                if on_claim_done:
+                    on_claim_done(result, report)
+                interrupt.checkpoint()
+        except KeyboardInterrupt:
+            interrupt.settle()  # later presses are only recorded while the caller saves
+            report.interrupt(current)
+            raise Interrupted(report) from None
     report.finish()
     return report

@@ -15,7 +15,7 @@ from recmem.checks.claim import Claim, Context
 from recmem.checks.claims.paper_o import _sparse as sp
 from recmem.checks.claims.paper_o import block, causal_fill, relaxation, sparse
 from recmem.checks.report import ClaimResult
-from recmem.checks.runner import resolve_params, run_claim
+from recmem.checks.runner import UsageError, resolve_params, run_claim
 from recmem.checks.search import SEARCH_BACKEND
 from recmem.checks.verdict import Outcome, Verdict
 from recmem.numerics.backend import make_backend, parse_spec
@@ -139,8 +139,9 @@ def test_sparse_tolerance_that_cannot_resolve_the_near_control_is_inconclusive()
 
 
 def test_sparse_rejects_n_not_above_p_plus_one() -> None:
-    r = run("O.sparse", backends=("numpy",), examples=1, N=5, P=4)
-    assert r.verdict is Verdict.ERROR
+    """Outside the statement's size hypothesis the parameters are refused before any work."""
+    with pytest.raises(UsageError, match=r"needs N > P \+ 1, got N=5, P=4"):
+        run("O.sparse", backends=("numpy",), examples=1, N=5, P=4)
 
 
 @given(sparse.CLAIMS[0].strategy(sparse.CLAIMS[0].context()))

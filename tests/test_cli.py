@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -42,17 +41,19 @@ def test_bad_usage_exits_2_with_one_line_and_no_traceback(args: list[str]) -> No
     assert "Traceback" not in out.stderr
 
 
-def test_list_is_fast_and_complete(tmp_path: Path) -> None:
-    t0 = time.perf_counter()
+def test_list_is_complete_and_light(tmp_path: Path) -> None:
     out = run_cli("list", "--paper", "O", "--json", str(tmp_path / "c.json"))
-    elapsed = time.perf_counter() - t0
     assert out.returncode == 0
     rows = json.loads((tmp_path / "c.json").read_text())
     ids = {r["id"] for r in rows}
     assert "O.det" in ids
     assert all(r["source"]["location"] and r["statement"] for r in rows)
-    # the 1 s target is measured by benchmarks/; this only guards against importing torch
-    assert elapsed < 10
+    # the 1 s target is measured by benchmarks/bench_cli.py; this guards its main cause: the
+    # listing must not import torch
+    probe = subprocess.run([sys.executable, "-c", "import sys; from recmem.checks.cli import main; "
+                            "main(['list']); print('torch' in sys.modules, file=sys.stderr)"],
+                           capture_output=True, text=True)
+    assert probe.returncode == 0 and probe.stderr.strip().splitlines()[-1] == "False", probe.stderr
 
 
 def test_verify_writes_reports_and_show_prints_the_last_evidence(tmp_path: Path) -> None:

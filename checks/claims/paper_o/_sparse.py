@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -273,6 +273,38 @@ def first_admitted(prob: SparseProblem, rec: Recovery, power_shift: int = 0) -> 
             return k
     raise ValueError(f"no k ≤ L = {prob.length} satisfies {rec.condition} on this problem "
                      f"({prob.description})")
+
+
+def parameter_check(shape: Callable[[Mapping[str, Any]], tuple[int, int]],
+                    rec: Recovery | None) -> Callable[[Mapping[str, Any]], str | None]:
+    """A claim's joint parameter check, run before any work (``Claim.validate``): the problem
+    can be built, explicit ``ks`` lie in 1…L, and with ``ks = auto`` some k ≤ L can satisfy
+    ``rec``'s hypothesis at all. That needs no node draw: rank Ω_k ≤ min(N − 1, rank Ψ_k), and
+    rank Ψ_k is exact (Haar). ``shape`` maps the parameters to (M, R)."""
+    def check(values: Mapping[str, Any]) -> str | None:
+        dims, per_dim = shape(values)
+        if dims < 1 or per_dim < 1:
+            return f"need at least one Vandermonde row per input dimension, got M={dims}, R={per_dim}"
+        try:
+            prob = problem(Context(dict(values)), dims, per_dim)
+        except ValueError as exc:
+            return str(exc)
+        spec = str(values.get("ks", "auto")).strip()
+        if spec != "auto":
+            try:
+                ks = sorted({int(s) for s in spec.split(",") if s.strip()})
+            except ValueError:
+                return f"ks must be 'auto' or comma-separated integers, got {spec!r}"
+            bad = [k for k in ks if not 1 <= k <= prob.length]
+            return f"ks must lie in 1…L={prob.length}, got {bad}" if bad or not ks else None
+        if rec is None or any(
+                rec.admits(prob.count, min(prob.rows, r), r, prob.rows)
+                for r in (psi_rank(prob, k) for k in range(1, prob.length + 1))):
+            return None
+        return (f"no k ≤ L = {prob.length} can satisfy {rec.condition} with N − 1 = {prob.rows} "
+                f"Vandermonde rows and P = {prob.count} (rank Ω_k ≤ min(N − 1, rank Ψ_k)); "
+                "more rows (N, or M·R) or a smaller P would")
+    return check
 
 
 def steps(ctx: Context, prob: SparseProblem, rec: Recovery, power_shift: int = 0,

@@ -176,13 +176,18 @@ def holds(inst: dict[str, Any], ctx: Context) -> Instance:
 
 
 def _claim(**kw: Any) -> Claim:
+    law = kw["statement"]
+    rec = law.recovery or Recovery(hypothesis=SIZE)  # as the numeric side steps
     return Claim(params=_params(), symbolic=symbolic, numeric=numeric,
+                 validate=sp.parameter_check(lambda v: (int(v["M"]), int(v["R"])), rec),
                  strategy=lambda ctx: instances(ctx.law(BlockConstruction)), holds=holds, **kw)
 
 
 CLAIMS = [
     _claim(
         id="O.block",
+        summary="RM > P does not make α recoverable (M = 2, R = 2, P = 3, basis in one input "
+                "dimension)",
         title="Multi-dimensional construction (Prop. 7) as printed",
         statement=BlockConstruction(recovery=Recovery(hypothesis=SIZE)),
         provenance=Provenance("O", "App. B, Prop. 7, eq. (15)–(22)", QUOTE_B + " … " + QUOTE_R),
@@ -200,6 +205,7 @@ CLAIMS = [
     ),
     _claim(
         id="O.block.literal-vtilde",
+        summary="Ṽ_k = diag(1, V_k) gives x_{k,0} = 1, not Σλ₀^i",
         title="Ṽ_k = diag(1, V_k) as defined below eq. 16",
         statement=BlockConstruction(timestamp_upper=None, recovery=None),
         provenance=Provenance("O", "App. B, text after eq. (16)", QUOTE_B),
@@ -211,6 +217,7 @@ CLAIMS = [
     ),
     _claim(
         id="O.block.corrected",
+        summary="α is recoverable iff rank Ω_k = P",
         title="Multi-dimensional construction, corrected recoverability",
         statement=BlockConstruction(),
         provenance=Provenance("O", "App. B, Prop. 7, eq. (15)–(22)", QUOTE_B + " … " + QUOTE_R),

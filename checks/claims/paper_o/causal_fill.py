@@ -127,8 +127,11 @@ def holds(inst: dict[str, Any], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="O.causal-fill",
+        summary="eq. 29",
         title="Fixed-size causal reconstruction (eq. 29)",
         statement=CausalFill(),
+        validate=sp.parameter_check(lambda v: (int(v["M"]), int(v["R"])),
+                                    CausalFill().recovery),
         provenance=Provenance("O", "App. C, Step 2, eq. (29)", QUOTE),
         tolerance="exact (SymPy, ℚ(i)); enclosure (flint); c·(kM + N − 1)·κ₂(Ω_k)·κ₂(Ψ_k)·u "
                   "with both κ₂ certified (floats)",

@@ -119,6 +119,8 @@ def holds(instance: list[Any], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="O.det",
+        summary="the decreasing-power orientation needs no sign: N ≤ 8 by SymPy, all N by the "
+                "column-reversal argument (its sign bookkeeping derived, not assumed)",
         title="Vandermonde determinant",
         statement=VandermondeDet(),
         provenance=Provenance("O", "§3.1, below eq. (5)",

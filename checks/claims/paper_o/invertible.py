@@ -300,6 +300,7 @@ TOLERANCE = ("exact (SymPy, ℚ(i)); enclosure of det V_N excluding 0 (flint); "
 CLAIMS = [
     Claim(
         id="O.invertible",
+        summary="Lemma 6 allows r_min = r_max = 0, where every node is 0 and V₂ is singular",
         title="V_N invertible with probability one under Lemma 6",
         statement=PRINTED,
         provenance=Provenance("O", "§3.1 below eq. (5), with App. B Lemma 6",
@@ -318,6 +319,7 @@ CLAIMS = [
     ),
     Claim(
         id="O.invertible.corrected",
+        summary="with r_max > 0",
         title="V_N invertible with probability one under Lemma 6 with r_max > 0",
         statement=CORRECTED,
         provenance=Provenance("O", "§3.1 below eq. (5), with App. B Lemma 6",

@@ -355,6 +355,8 @@ def holds(instance: list[Any], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="O.real-illcond",
+        summary="κ₂ ≥ 2^{N−2}/N for real nodes in [−1, 1] (Chebyshev divided-difference argument; "
+                "tight at N = 2)",
         title="Real nodes: κ(V_k) grows exponentially with N",
         statement=RealIllConditioning(),
         provenance=Provenance(

@@ -179,6 +179,7 @@ def holds(inst: dict[str, Any], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="O.reconstruct",
+        summary="eq. 5; a float64 check is INCONCLUSIVE once κ₂(V_k)·u ≳ 1 (e.g. 40 real nodes)",
         title="Reconstruction by the Vandermonde pseudo-inverse",
         statement=Reconstruction(),
         provenance=Provenance("O", "§3.1, eq. (5)",

@@ -366,6 +366,7 @@ def validate(values: Any) -> str | None:
 CLAIMS = [
     Claim(
         id="O.ring",
+        summary="Lemma 6: SymPy derivation plus KS/χ² statistics in every backend",
         title="Lemma 6: sampling the ring 𝕋(r_min, r_max)",
         statement=LEMMA6,
         provenance=Provenance(

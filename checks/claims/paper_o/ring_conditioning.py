@@ -212,6 +212,7 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 CLAIMS = [
     Claim(
         id="O.ring-conditioning",
+        summary="κ and error fall with N; with r_min only for N > L (not at N = L = 16)",
         decided_by=("statistical",),
         title="Ring nodes: cond(V_L) and reconstruction error fall as r_min → 1 and N grows",
         statement=RingTrends(),

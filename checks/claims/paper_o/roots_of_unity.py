@@ -183,6 +183,7 @@ def holds(inst: tuple[int, int], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="O.roots-of-unity",
+        summary="κ₂(V_k) = 1 for every k ≤ N; κ₂ = ∞ for k > N (σ_k = 0)",
         title="Roots of unity give a perfectly conditioned Vandermonde matrix",
         statement=RootsOfUnityCondition(),
         provenance=Provenance("O", "§3.1 (Taming ill-conditioning); App. E.1",

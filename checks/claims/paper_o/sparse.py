@@ -9,6 +9,7 @@ The statement (formula and hypotheses) is ``theory.sparse.SparseRecovery``; ever
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import strategies as st
@@ -37,6 +38,19 @@ def _check_sizes(ctx: Context, law: SparseRecovery) -> None:
     n, p = int(ctx["N"]), int(ctx["P"])
     if not law.admits_size(n, p):
         raise ValueError(f"the claim's hypothesis needs N > P + {law.n_margin}, got N={n}, P={p}")
+
+
+_admissible = sp.parameter_check(lambda v: (1, int(v["N"]) - 1), SparseRecovery().recovery)
+
+
+def _validate(values: Mapping[str, Any]) -> str | None:
+    """The statement's size hypothesis N > P + margin, then a step k its rank hypothesis can admit
+    (both before any work)."""
+    law = SparseRecovery()
+    n, p = int(values["N"]), int(values["P"])
+    if not law.admits_size(n, p):
+        return f"the claim's hypothesis needs N > P + {law.n_margin}, got N={n}, P={p}"
+    return _admissible(values)
 
 
 def symbolic(ctx: Context) -> list[Evidence]:
@@ -90,6 +104,7 @@ def holds(inst: dict[str, Any], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="O.sparse",
+        summary="α = Ω_k⁺x_k under rank Ω_k = P",
         title="Sparse recovery α = Ω_k⁺x_k",
         statement=SparseRecovery(),
         provenance=Provenance("O", "§3.2 eq. (6); App. B eq. (21)–(22)", QUOTE),
@@ -100,6 +115,7 @@ CLAIMS = [
                 sp.p_length(32), sp.p_count(4),
                 sp.p_ks(auto="the first k with rank Ω_k = P, the edge of the hypothesis"),
                 sp.p_exact_nodes(), p_rmin(), p_rmax()),
+        validate=_validate,
         symbolic=symbolic,
         numeric=numeric,
         strategy=lambda ctx: instances(ctx.law(SparseRecovery)),

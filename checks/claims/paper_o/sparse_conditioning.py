@@ -15,7 +15,7 @@ each; the same tests reject them (FAILED).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -156,6 +156,13 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     return out + trends
 
 
+def _validate(values: Mapping[str, Any]) -> str | None:
+    """Every P needs P ≤ L Haar functions (``numerics.haar``), before any work."""
+    too_many = [p for p in values["Ps"] if p > int(values["L"])]
+    return (f"every P must be ≤ L = {values['L']} (Haar functions of length L), got "
+            f"{too_many}" if too_many else None)
+
+
 def _params() -> tuple[Param, ...]:
     return (
         Param("L", 64, f"sequence length L (power of two: Haar basis); paper: {PAPER_L}", int,
@@ -191,6 +198,8 @@ _NOTES = ("Default CPU-sized setting: L = 64, N ∈ {24, 40, 64}, P ∈ {4, 8, 1
 CLAIMS = [
     Claim(
         id="O.sparse-conditioning",
+        summary="the printed ΩᵀΩ: P and r_min trends hold; the N trend is not shown in every stratum "
+                "at α = 0.01",
         decided_by=("statistical",),
         title="cond(ΩᵀΩ) falls as N grows, as P falls and as r_min → 1 (literal Ωᵀ)",
         statement=SparseTrends(gram="transpose"),
@@ -201,11 +210,13 @@ CLAIMS = [
                   "values)",
         uses=("O.sparse", "O.ring"),
         params=_params(),
+        validate=_validate,
         numeric=numeric,
         notes=_NOTES + " Literal reading: ΩᵀΩ is complex symmetric, not Hermitian.",
     ),
     Claim(
         id="O.sparse-conditioning.hermitian",
+        summary="the same for the Gram matrix ΩᴴΩ",
         decided_by=("statistical",),
         title="cond(ΩᴴΩ) falls as N grows, as P falls and as r_min → 1 (Gram reading)",
         statement=SparseTrends(gram="hermitian"),
@@ -216,6 +227,7 @@ CLAIMS = [
                   "values)",
         uses=("O.sparse", "O.ring"),
         params=_params(),
+        validate=_validate,
         numeric=numeric,
         reading="ΩᵀΩ read as the Gram matrix ΩᴴΩ",
         notes=_NOTES + " For fixed nodes κ₂(Ω_P) cannot decrease as columns are added "

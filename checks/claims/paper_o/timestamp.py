@@ -354,6 +354,7 @@ def _params(steps: int) -> tuple[Param, ...]:
 CLAIMS = [
     Claim(
         id="O.timestamp",
+        summary="k = log_{λ₀}(…) fails for λ₀ = 0, 1, negative or complex λ₀ (principal branch)",
         title="Timestamp recovery from the constant feature",
         statement=th.PRINTED,
         provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp) and App. B, eq. (27)",
@@ -373,6 +374,8 @@ CLAIMS = [
     ),
     Claim(
         id="O.timestamp.corrected",
+        summary="k = ln|x(λ₀−1)+1| / ln|λ₀| for 0 < |λ₀| < 1, proved for all such λ₀ and k; recovery "
+                "horizon per precision reported",
         title="Timestamp recovery by moduli",
         statement=th.CORRECTED,
         provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp) and App. B, eq. (27)",

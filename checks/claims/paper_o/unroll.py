@@ -139,6 +139,7 @@ def _claims() -> list[Claim]:
     return [
         Claim(
             id="O.unroll",
+            summary="eq. 3 under the 1-based convention (SymPy expansion + induction, all backends)",
             title="Unrolled linear recurrence",
             statement=Unrolled(origin=1, upper=-1),
             provenance=Provenance("O", "§2 eq. (2), §3 eq. (3)",
@@ -153,6 +154,8 @@ def _claims() -> list[Claim]:
         ),
         Claim(
             id="O.unroll.zero-based",
+            summary="read with the paper's own 0-based text (x₋₁ = 0, x₀ = Bu₀), eq. 3 misses Λ^k B "
+                    "u₀: k = 0, u₀ = 1",
             title="Unrolled recurrence, 0-based reading",
             statement=Unrolled(origin=0, upper=-1),
             provenance=Provenance("O", "§2 eq. (2), §3 eq. (3)",
@@ -169,6 +172,7 @@ def _claims() -> list[Claim]:
         ),
         Claim(
             id="O.unroll.zero-based.corrected",
+            summary="the 0-based sum runs to j = k",
             title="Unrolled recurrence, 0-based reading, corrected sum",
             statement=Unrolled(origin=0, upper=0),
             provenance=Provenance("O", "§2 eq. (2), §3 eq. (3)",

@@ -106,6 +106,7 @@ def holds(inst: dict[str, Any], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="O.vandermonde-form",
+        summary="eq. 4",
         title="Recurrence as a Vandermonde product",
         statement=VandermondeForm(),
         provenance=Provenance("O", "§3.1, eq. (4)",

@@ -281,6 +281,7 @@ def holds(instance: tuple[str, Fraction], ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="W.activations",
+        summary="tanh ∈ 𝒜₁ (a = b = 1), hardtanh ∈ 𝒜₀ (c_σ = 1, Z₀ = 1: our reading, not printed)",
         title="tanh ∈ 𝒜₁ and hardtanh ∈ 𝒜₀",
         statement=ActivationClasses(),
         provenance=Provenance("W", "§3.3, Def. 3.8, eqs. (12)–(13) (ICLR camera-ready)", QUOTE),

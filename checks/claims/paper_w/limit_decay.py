@@ -480,6 +480,7 @@ P_M = Param("m_max", 2, "largest m of g = f_m − f_{m+1} in the transform check
 CLAIMS = [
     Claim(
         id="W.limit-decay",
+        summary="Lemma A.10 (even at β = β₀); the uniform decay in m cannot be dropped",
         title="Uniformly exponentially decaying approximants have an exponentially decaying limit",
         statement=LimitDecay(),
         provenance=Provenance("W", "App. A.10, Lemma A.10, eqs. (103)–(105) (ICLR camera-ready)",
@@ -502,6 +503,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.limit-decay.proof-transform",
+        summary="finding: the proof defines 𝒯 with β₀ (106) but uses it with β",
         title="Proof of Lemma A.10: (109) = (110) with 𝒯 of (106) (finding)",
         statement=TransformSup(rate="β₀"),
         provenance=Provenance("W", "App. A.10, proof of Lemma A.10, eqs. (106), (109)–(110), (117) "
@@ -522,6 +524,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.limit-decay.proof-transform.corrected",
+        summary="with 𝒯 defined with β, (109) = (110)",
         title="Proof of Lemma A.10: (109) = (110) with 𝒯 defined with β",
         statement=TransformSup(rate="β"),
         provenance=Provenance("W", "App. A.10, proof of Lemma A.10, eqs. (106), (109)–(110), (117) "

@@ -372,6 +372,8 @@ PARAMS = (lc.p_n(4), lc.p_kind("nonnormal"), lc.p_departure(), lc.p_draw(),
 CLAIMS = [
     Claim(
         id="W.lyapunov",
+        summary="P = ∫e^{Wᵀt}Qe^{Wt}dt solves WᵀP + PW = −Q, P ≻ 0; the integral computed from its "
+                "definition in every arithmetic",
         title="Lyapunov equation: integral solution, positive definite",
         statement=LyapunovIntegral(),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_78),
@@ -389,6 +391,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov.any-q",
+        summary="eq. (49) read literally (e^{Wᵀt} I e^{Wt} for any Q)",
         title="Eq. (49) read literally: ∫e^{Wᵀt} I e^{Wt}dt solves the equation for any Q ≻ 0",
         statement=LyapunovIntegral(weight="I"),
         provenance=Provenance("W", "App. A.9, eq. (49)", QUOTE),

@@ -346,6 +346,8 @@ TOL = ("exact (SymPy witnesses and blocks; ℚ in the search); enclosure (flint 
 CLAIMS = [
     Claim(
         id="W.lyapunov-bound",
+        summary="Lemma A.8 fails for non-normal W: W = [[−1, 1], [0, −1]] gives ‖P‖₂ = (5 + √5)/8 > "
+                "1/2",
         title="Lemma A.8: ‖P‖₂ ≤ 1/(2β₀)",
         statement=NormBound(),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
@@ -361,6 +363,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-bound.corrected",
+        summary="Lemma A.8 holds for normal W (with equality)",
         title="Lemma A.8 for normal W",
         statement=NormBound(family="normal"),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
@@ -378,6 +381,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-bound.weak",
+        summary="‖P‖₂ ≤ κ₂(V)²/(2β₀) for W = VBV⁻¹ with B normal",
         title="Lemma A.8 weakened: ‖P‖₂ ≤ κ₂(V)²/(2β₀)",
         statement=NormBound(family="diagonalizable", kappa_power=2),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_PROOF),
@@ -396,6 +400,8 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-bound.uniform",
+        summary="the sequence version (75)–(77): W_m = −I + 2·(superdiagonal) keeps |W_ij| ≤ 2 and "
+                "every eigenvalue at −1, yet (P_m)_mm = ½Σ_{k<m}C(2k, k) is unbounded",
         title="Lemma A.8's uniform boundedness for sequences under (86)–(87)",
         statement=NormBound(bound="finite", entry_bound=True),
         provenance=Provenance("W", "App. A.10, Lemma A.8 (75)–(77) as used in App. A.9 eq. (50) "

@@ -638,6 +638,7 @@ SEQUENCE_NOTE = ("q_m(Υe_m) = −2Υ⁴(P_m)_mm for W_m = −I_m + 2N_m, and (P
 CLAIMS = [
     Claim(
         id="W.lyapunov-local",
+        summary="Lemma A.9 as printed (one Υ for every m) fails on the same sequence",
         title="Lemma A.9 as printed: one Υ for every m",
         statement=LocalQuartic(),
         provenance=Provenance("W", WHERE, QUOTE),
@@ -654,6 +655,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-local.weak",
+        summary="for one W, Υ = √(L/(2‖W‖₂‖P‖₂)) works",
         title="Lemma A.9 for one W: Υ = √(L/(2‖W‖₂‖P‖₂)) works",
         statement=LocalQuartic(radius="1/(2|W||P|)", uniform=False),
         provenance=Provenance("W", WHERE, QUOTE),
@@ -671,6 +673,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-local.explicit",
+        summary="the explicit Υ = √(β₀L/M₀) fails even for normal W",
         title="Lemma A.9 (explicit reading: Υ ≤ √(β₀L/M₀))",
         statement=LocalQuartic(radius="beta0/M0"),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_RADIUS),
@@ -690,6 +693,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-local.explicit.corrected",
+        summary="the radius Υ ≤ √(β₀L/(nM₀κ₂(V)²)) works",
         title="Lemma A.9 with the radius √(β₀L/(n M₀ κ₂(V)²))",
         statement=LocalQuartic(radius="beta0/(n M0 kappa^2)", uniform=False, family="diagonalizable"),
         provenance=Provenance("W", WHERE, QUOTE + " … " + QUOTE_RADIUS),
@@ -708,6 +712,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-local.eq92",
+        summary="finding: the proof's (92) computes the wrong vector",
         title="Proof of Lemma A.9, eqs. (92)–(98): |Diag(v)²Wv|₂ ≤ M₀|v|₂³",
         statement=DiagCubeBound(),
         provenance=Provenance("W", "App. A.10, proof of Lemma A.9, eqs. (92)–(98)", QUOTE_92),
@@ -727,6 +732,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.lyapunov-local.eq92.corrected",
+        summary="with a factor √m: |Diag(v)²Wv|₂ ≤ √m·M₀|v|₂³",
         title="|Diag(v)²Wv|₂ ≤ √m·M₀|v|₂³",
         statement=DiagCubeBound(root_m=True),
         provenance=Provenance("W", "App. A.10, proof of Lemma A.9, eqs. (92)–(98)", QUOTE_92),

@@ -481,6 +481,7 @@ def pointwise_holds(instance: Any, ctx: Context) -> Instance:
 CLAIMS = [
     Claim(
         id="W.memory-def",
+        summary="the memory query of a functional given as a black box agrees with eq. (4)",
         title="Memory function query (Def. 3.1) of a linear functional given as a black box",
         statement=LinearMemory(inputs=("heaviside",), realisation="simulator"),
         provenance=Provenance("W", "§3 (introduction); Def. 3.1, eq. (5); §3.1 eq. (4)",
@@ -511,6 +512,8 @@ CLAIMS = [
     ),
     Claim(
         id="W.memory-def.normalisation",
+        summary="finding: Def. 3.1 divides by |x|∞, the proofs (43), (67) by |x|∞ + 1; the scalar "
+                "hardtanh RNN has 1/(t+1) vs 1/(t+2)",
         title="Def. 3.1's |x|_∞ and the proofs' |x|_∞ + 1 give the same memory function",
         statement=Normalisation(),
         provenance=Provenance("W", "Def. 3.1 eq. (5); App. A.8 eq. (43); App. A.9 eq. (67)",
@@ -531,6 +534,8 @@ CLAIMS = [
     ),
     Claim(
         id="W.memory-def.pointwise",
+        summary="finding: \"decaying for all Heaviside inputs\" is not Def. 3.2: h′ = sin(x − h) "
+                "decays for every x, yet M(T) ≥ 1/π",
         title="'Decaying for all Heaviside inputs' (§3.1) and Def. 3.2's decaying memory agree",
         statement=DecayReading(),
         provenance=Provenance("W", "§3.1 (after Def. 3.1); Def. 3.2 eqs. (6)–(7)", QUOTE_DEF32),

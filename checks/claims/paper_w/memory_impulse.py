@@ -210,6 +210,8 @@ TOL = ("symbolic (SymPy: DiracDelta, Leibniz rule, the literal integrand; orthan
 CLAIMS = [
     Claim(
         id="W.memory-impulse",
+        summary="App. F (Dirac reading) and App. G's printed reversed input (126) give the Heaviside "
+                "memory of a linear functional",
         title="Impulse (Dirac reading) and reversed-input memories of a linear functional",
         statement=LinearMemory(inputs=("impulse", "reversed"), impulse="dirac"),
         provenance=Provenance("W", "App. F eqs. (119)–(120); App. G eqs. (126)–(127)",
@@ -232,6 +234,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.memory-impulse.literal",
+        summary="an impulse read literally (x at the single instant 0) gives H_t = 0",
         title="Impulse memory with the impulse read literally (x at the single instant 0)",
         statement=LinearMemory(inputs=("impulse",), impulse="literal"),
         provenance=Provenance("W", "App. F eqs. (119)–(120)", QUOTE_F),
@@ -250,6 +253,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.memory-impulse.sketch",
+        summary="App. F's sketch proof bounds ∫_t^∞ Ce^{−β(s−t)}ds by C; it is C/β",
         title="App. F sketch proof: e^{βt}|y_t − y_∞| ≤ C (as printed)",
         statement=ImpulseSketch(),
         provenance=Provenance("W", "App. F eqs. (121)–(125)", QUOTE_SKETCH),
@@ -269,6 +273,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.memory-impulse.sketch.corrected",
+        summary="the sketch proof's bound with the integral's value, C/β",
         title="App. F sketch proof with the integral's value: e^{βt}|y_t − y_∞| ≤ C/β",
         statement=ImpulseSketch(k_power=-1),
         provenance=Provenance("W", "App. F eqs. (121)–(125)", QUOTE_SKETCH),

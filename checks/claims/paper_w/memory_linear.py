@@ -56,6 +56,8 @@ TOL = ("symbolic (SymPy derivation + orthant argument); exact search in ℚ; mpm
 CLAIMS = [
     Claim(
         id="W.memory-linear",
+        summary="sup_x |d/dt H_t(u^x)|/|x|∞ = |ρ(t)|₁ (eq. (4); SymPy for closed forms; quadrature "
+                "and a search over x in every arithmetic)",
         title="Memory function of a linear functional",
         statement=LinearMemory(inputs=("heaviside",)),
         provenance=Provenance("W", "§2.2 eq. (3); §3.1 eq. (4)", QUOTE_RIESZ + " … " + QUOTE),

@@ -578,6 +578,8 @@ QUOTE = (r"Definition 3.4. For target $\mathbf{H}$ and parameterized model "
 CLAIMS = [
     Claim(
         id="W.perturbation",
+        summary="the E_m(β) estimator never exceeds, and reaches, independently computed suprema (box "
+                "corners; readout closed form (33)–(34))",
         title="Perturbation error E_m(β) and stable approximation (Def. 3.4, 3.5)",
         statement=PerturbationSup(),
         provenance=Provenance("W", "§3.2, Def. 3.4 (eq. (9)) and Def. 3.5 (eq. (10)); App. A.8 "
@@ -606,6 +608,9 @@ CLAIMS = [
             Param("rk4_dt", Fraction(1, 50), "RK4 step of the cross-check (and half of it)",
                   parse_fraction, check=lambda v: None if v > 0 else "must be > 0"),
         ),
+        validate=lambda v: (None if int(v["appd_T"]) >= int(v["appd_m"]) else
+                            f"the App. D fit of width appd_m = {v['appd_m']} needs appd_T ≥ "
+                            f"appd_m grid points, got appd_T = {v['appd_T']}"),
         symbolic=symbolic,
         numeric=by_arithmetic({"numpy": _numpy, "torch": _torch, "mpmath": _mpmath, "flint": _flint},
                               "no perturbation check for this arithmetic"),

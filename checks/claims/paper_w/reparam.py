@@ -418,6 +418,7 @@ _LRU_SIDES: dict[str, Any] = dict(
 CLAIMS = [
     Claim(
         id="W.reparam",
+        summary="−e^M (matrix exponential) is unstable for M = [[0, −2], [2, 0]]; softplus likewise",
         title="Stable reparameterisation g(M) = −e^M, −log(1 + e^M) (matrix functions)",
         statement=StableReparam(reading="matrix"),
         provenance=Provenance("W", LOCATION, QUOTE),
@@ -438,6 +439,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.reparam.elementwise",
+        summary="−exp(M) entrywise at M = 0 has eigenvalue 0",
         title="Stable reparameterisation, entrywise reading",
         statement=StableReparam(reading="entrywise"),
         provenance=Provenance("W", LOCATION, QUOTE),
@@ -457,6 +459,8 @@ CLAIMS = [
     ),
     Claim(
         id="W.reparam.corrected",
+        summary="stable when every eigenvalue of M has |Im λ| < π/2 (real spectra: symmetric, "
+                "diagonal)",
         title="Stable reparameterisation for spectra in the strip |Im λ| < π/2",
         statement=CORRECTED,
         provenance=Provenance("W", LOCATION, QUOTE),
@@ -478,6 +482,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.reparam.lru",
+        summary="|exp(−e^ν + iθ)| < 1 for real ν (the modulus reading)",
         title="LRU's exp(−exp ν) is the modulus of its eigenvalue, the discrete case of −e^M",
         statement=LruEigenvalue(part="modulus"),
         provenance=Provenance("W", LOCATION, QUOTE_LRU),
@@ -493,6 +498,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.reparam.lru.real-part",
+        summary="the printed \"real part\" reading: ν = 0, θ = 1",
         title="LRU's exp(−exp ν) as the real part of its eigenvalue (literal reading)",
         statement=LruEigenvalue(part="real part"),
         provenance=Provenance("W", LOCATION, QUOTE_LRU),

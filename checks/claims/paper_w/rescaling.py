@@ -239,6 +239,7 @@ NOTES = ("The memories are exponential sums with distinct rates, so the example 
 CLAIMS = [
     Claim(
         id="W.rescaling",
+        summary="App. C as printed: \"pick w_k = 1\" gives Σk⁻²e^{+t/k}, a growing memory",
         title="App. C's rescaled RNN with 'pick w_k = 1' (as printed)",
         statement=RescaledExample(pick=Fraction(1)),
         provenance=Provenance("W", LOCATION, QUOTE),
@@ -254,6 +255,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.rescaling.corrected",
+        summary="with w_k = −1 the rescaled example decays like 1/t and its weights are fixed",
         title="App. C's worked example with the sign fixed (w_k = −1)",
         statement=RescaledExample(pick=Fraction(-1)),
         provenance=Provenance("W", LOCATION, QUOTE),
@@ -267,6 +269,8 @@ CLAIMS = [
     ),
     Claim(
         id="W.rescaling.integrable",
+        summary="finding: App. C's targets are not integrable (∫ρ = Σ1/k = ∞), against §2.2 and App. "
+                "D",
         title="App. C's targets are integrable memory functions (finding: they are not)",
         statement=IntegrableTargets(),
         provenance=Provenance("W", "App. C vs §2.2 and App. D (ICLR camera-ready)", QUOTE_L1),

@@ -237,6 +237,8 @@ NUMERIC = by_arithmetic({"numpy": numeric, "torch": numeric},
 CLAIMS = [
     Claim(
         id="W.rnn-decaying",
+        summary="Remark 3.3: App. I.1's Hurwitz W with hardtanh keeps M(t) ≥ 1 (exact saturated "
+                "solution)",
         title="RNNs (with Lipschitz activations) have decaying memory (Remark 3.3)",
         statement=DecayingRNN(activation="lipschitz", recurrence="any", conclusion="decaying"),
         provenance=Provenance("W", "Remark 3.3; App. A.5; App. A.6; Def. 3.2 eq. (6)",
@@ -261,6 +263,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.rnn-decaying.app-i1",
+        summary="finding: Remark 3.3 against App. I.1's own RNN",
         title="Remark 3.3 vs App. I.1: App. I.1's RNN has decaying memory",
         statement=DecayingRNN(activation="tanh-hardtanh", recurrence="app-i1", conclusion="decaying"),
         provenance=Provenance("W", "Remark 3.3; App. I.1, Fig. 11(b)", f"{QUOTE_REMARK} … {QUOTE_I1}"),
@@ -280,6 +283,8 @@ CLAIMS = [
     ),
     Claim(
         id="W.rnn-decaying.corrected",
+        summary="diagonally stable W (DW + WᵀD ≺ 0) gives decaying memory — not necessarily "
+                "exponential",
         title="Diagonally stable tanh/hardtanh RNNs have decaying (not necessarily exponentially) memory",
         statement=DecayingRNN(activation="tanh-hardtanh", recurrence="diagonally-stable",
                               conclusion="decaying"),

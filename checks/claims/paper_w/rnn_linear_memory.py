@@ -369,6 +369,7 @@ NOTES = ("§2.2 prints the exponential sums as (cᵀe^(WsU))ᵀ, App. D as cᵀe
 CLAIMS = [
     Claim(
         id="W.rnn-linear-memory",
+        summary="A.8's (38) with constant 1 fails for a non-normal W (the norm of e^{Wt} first grows)",
         title="Memory of a linear RNN: ρ = cᵀe^{Wt}U, and A.8's bound (38) with constant 1",
         statement=LinearRNNDecay(bound="one", strict=True),
         provenance=Provenance("W", "§2.2 (after eq. (2)); App. D; App. A.8 eqs. (31), (36)–(39)",
@@ -389,6 +390,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.rnn-linear-memory.bound",
+        summary="with the non-strict bound of (76), App. I.1's defective W gives ρ = (1 + 2t)e^{−t}",
         title="Memory of a linear RNN: M(t) ≤ Ce^{−β₀t} under the non-strict bound max Re λ(W) ≤ −β₀",
         statement=LinearRNNDecay(bound="some", strict=False),
         provenance=Provenance("W", "App. A.9 eq. (47); Lemma A.8 eq. (76); App. A.8 eqs. (36)–(39)",
@@ -407,6 +409,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.rnn-linear-memory.corrected",
+        summary="Thm A.4 (24): e^{β₀t}M(t) → 0 when max Re λ(W) < −β₀",
         title="Memory of a linear RNN: e^{β₀t}M(t) → 0 when max Re λ(W) < −β₀ (Thm A.4 eq. (24))",
         statement=LinearRNNDecay(bound="little-o", strict=True),
         provenance=Provenance("W", "App. A.3, Thm A.4 eq. (24); §2.2; App. D", QUOTE_A4 + " … " + QUOTE_D),

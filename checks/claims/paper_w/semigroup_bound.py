@@ -345,6 +345,8 @@ TOL = ("exact (SymPy witnesses); certified balls (flint matrix exponential and e
 CLAIMS = [
     Claim(
         id="W.semigroup-bound",
+        summary="finding: A.8's (37)–(38) treat the spectral abscissa as a log-norm: W = [[−2, 10], "
+                "[0, −2]], t = 1/10",
         title="A.8 eqs. (37)–(38): ‖e^{Wt}‖₂ ≤ e^{−β₀t} from max Re λ(W) < −β₀",
         statement=SemigroupBound(),
         provenance=Provenance("W", WHERE, QUOTE),
@@ -364,6 +366,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.semigroup-bound.corrected",
+        summary="the logarithmic norm λ_max((W + Wᵀ)/2) ≤ −β₀ gives the bound",
         title="‖e^{Wt}‖₂ ≤ e^{−β₀t} from λ_max((W + Wᵀ)/2) ≤ −β₀",
         statement=SemigroupBound(abscissa="numerical", strict=False),
         provenance=Provenance("W", WHERE, QUOTE),

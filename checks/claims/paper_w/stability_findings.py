@@ -397,6 +397,7 @@ def _numeric(fn: Any) -> Any:
 
 CLAIMS = [
     Claim(id="W.perturbation.lemma-a6",
+          summary="finding: Lemma A.6's ∞-norm readout ball leaves Def. 3.4's 2-norm ball",
           title="Finding: Lemma A.6's ∞-norm readout perturbations leave Def. 3.4's 2-norm ball",
           statement=BallInclusion(),
           provenance=Provenance("W", LOC_A6,
@@ -408,6 +409,7 @@ CLAIMS = [
                 "measured in the 2-norm (Def. 3.4, A.8 eq. (33)) and the ∞-norm (Lemma A.6). "
                 "Lemma A.6's argument survives inside Def. 3.4's ball (the corrected radius)."),
     Claim(id="W.perturbation.lemma-a6.corrected",
+          summary="readout perturbations of ∞-norm radius β/√m lie in Def. 3.4's ball",
           title="Lemma A.6's readout perturbations with radius β/√m lie in Def. 3.4's ball",
           statement=BallInclusion(root_power=1),
           provenance=Provenance("W", LOC_A6,
@@ -417,6 +419,7 @@ CLAIMS = [
           symbolic=inclusion_symbolic, numeric=_numeric(inclusion_numeric),
           strategy=inclusion_strategy, holds=inclusion_holds),
     Claim(id="W.theorem.slope",
+          summary="finding: A.8's rate drops the slope c_σ of eq. (27)",
           title="Finding: A.8's rate drops the activation's slope c_σ (eq. (27) vs (36)–(38))",
           statement=SlopeRate(family="A0"),
           provenance=Provenance("W", LOC_A0,
@@ -431,6 +434,7 @@ CLAIMS = [
                 "memory e^{−t/2}/2 for small inputs while its weights stay Hurwitz under every "
                 "perturbation of size < 1)."),
     Claim(id="W.theorem.slope.corrected",
+          summary="with the slope the rate is c_σβ₀ (normal W)",
           title="A.8's rate with the activation's slope: |v_t|₂ ≤ e^{−c_σβ₀t}|v_0|₂",
           statement=SlopeRate(family="A0", slope_power=1),
           provenance=Provenance("W", LOC_A0,
@@ -443,6 +447,8 @@ CLAIMS = [
           notes="Normal W only: for non-normal W eq. (37)–(38)'s ‖e^{Wt}‖₂ ≤ e^{−β₀t} fails even "
                 "with c_σ = 1 (a negative control here)."),
     Claim(id="W.theorem.slope.a1",
+          summary="finding: A.9's Lyapunov rate is written for tanh (a = b = 1) while Thm 3.9 claims "
+                  "𝒜₁",
           title="Finding: A.9's Lyapunov rate is written for tanh (a = b = 1) only, Thm 3.9 claims 𝒜₁",
           statement=SlopeRate(family="A1"),
           provenance=Provenance("W", LOC_A1, Q_A1),
@@ -454,6 +460,7 @@ CLAIMS = [
           notes="With σ = tanh/2 (a = 1/2, b = 2) the derivative decays at a·|w|: the printed rate "
                 "(1 − L)β₀ of (62) holds only when a ≥ 1 − L."),
     Claim(id="W.theorem.slope.a1.corrected",
+          summary="for 𝒜₁ the Lyapunov rate is 2a(1 − L)β₀, for |v₀| ≤ √(aL/b)",
           title="A.9's Lyapunov rate for 𝒜₁: V(v_t) ≤ e^{−2a(1−L)β₀t}V(v_0), |v_0| ≤ √(aL/b)",
           statement=SlopeRate(family="A1", slope_power=1),
           provenance=Provenance("W", LOC_A1, Q_A1),
@@ -462,6 +469,7 @@ CLAIMS = [
           symbolic=slope_symbolic, numeric=_numeric(slope_numeric),
           reading="σ ∈ 𝒜₁ with σ' = a − bσ² in (45); diagonal W"),
     Claim(id="W.theorem.horizon",
+          summary="finding: App. D calls two different time grids \"the same horizon\"",
           title="Finding: App. D's training and evaluation grids called 'the same horizon'",
           statement=GridHorizons(),
           provenance=Provenance("W", LOC_HORIZON, Q_HORIZON),
@@ -470,6 +478,7 @@ CLAIMS = [
           notes="W.theorem evaluates on the printed evaluation grid [0.1, …, 10.0]; it trains "
                 "nothing, so the training grid does not enter."),
     Claim(id="W.theorem.horizon.corrected",
+          summary="the training grid is an initial segment of the evaluation grid",
           title="App. D's training grid is an initial segment of its evaluation grid",
           statement=GridHorizons(relation="prefix"),
           provenance=Provenance("W", LOC_HORIZON, Q_HORIZON),

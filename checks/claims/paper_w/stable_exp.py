@@ -812,6 +812,9 @@ def _claims() -> list[Claim]:
                               "no App. D study for this arithmetic"))
     return [
         Claim(id="W.stable-exp",
+              summary="App. D's protocol with ρ = 0.9^t (eq. (118)) is as unstable as with the "
+                      "polynomial target (0.9^t is not smooth in s = e^{−t}); with ρ = e^{−t} "
+                      "(`--param exp_target=expsum:1;1`) it is CORROBORATED",
               title="Exponential memory: stable approximation; polynomial memory: none (App. D)",
               statement=StableApproximation(norm="memory"),
               provenance=Provenance("W", LOCATION + " (ICLR camera-ready)", QUOTE),
@@ -820,6 +823,7 @@ def _claims() -> list[Claim]:
                       "W.stable-exp.l1)",
               notes=NOTES, **common),
         Claim(id="W.stable-exp.l1",
+              summary="the same in App. D's printed fitting norm ∫|ρ − ρ̂|",
               title="Stable approximation (App. D), in App. D's printed norm ∫|ρ − ρ̂|",
               statement=StableApproximation(norm="l1"),
               provenance=Provenance("W", LOCATION + " (ICLR camera-ready)", QUOTE),

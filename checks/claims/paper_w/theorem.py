@@ -531,6 +531,8 @@ QUOTE = (r"Assume H is a sequence of bounded continuous, causal, regular and tim
 CLAIMS = [
     Claim(
         id="W.theorem",
+        summary="constructed approximants: exponential target stable, polynomial target's stability "
+                "radius shrinks with m",
         decided_by=("statistical",),
         title="Thm 3.9: stable approximation by 𝒜₀/𝒜₁ RNNs forces exponentially decaying memory",
         statement=InverseApproximation(),

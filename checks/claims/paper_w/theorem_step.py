@@ -170,6 +170,8 @@ NOTES = ("The proof states its step for sequences (uniform in m); a constant seq
 CLAIMS = [
     Claim(
         id="W.theorem.rnn-step",
+        summary="the proof step \"stable approximants decay uniformly exponentially\", with (67)'s "
+                "|x|∞ + 1: the constant scalar hardtanh sequence has M(t) = 1/(t + 2)",
         title="Stable RNN approximants have uniformly exponentially decaying memory (A.8–A.9, "
               "eqs. (67)–(68))",
         statement=StableStep(offset=Fraction(1)),
@@ -186,6 +188,7 @@ CLAIMS = [
     ),
     Claim(
         id="W.theorem.rnn-step.def31",
+        summary="the same step with Def. 3.1's |x|∞: M(t) = 1/(t + 1)",
         title="The step of Thm 3.9's proof with Def. 3.1's normalisation |x|_∞",
         statement=StableStep(offset=Fraction(0)),
         provenance=Provenance("W", "App. A.9 eqs. (47), (53)–(54), (67)–(68); Def. 3.1 eq. (5); "
