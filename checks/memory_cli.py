@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from recmem.checks.argtypes import finite, int_between, output_path, seed
+
 INPUTS = ("heaviside", "impulse", "reversed")
 # Default windows: analytic memories (linear kernels) cost nothing per point, so their window is
 # long enough to separate the classes clearly; simulated targets (RNN, callable) integrate every
@@ -50,10 +52,20 @@ how many inputs were tried. --max-input X restricts the search to 0 < |x|∞ ≤
 inputs"): for saturating activations (tanh) the unrestricted memory decays only like 1/t, because a
 large input keeps the state saturated for a time proportional to its size (docs/MEMORY.md).
 
-The decay class is fitted on the tail (the later half of the resolved window) in log space, both as
-e^(-rt) and as (t + τ)^(-p) with τ ≥ 0 fitted; the class with the smaller residual is reported.
-Exit status: 0 when a class was fitted, 1 when the fit was impossible (too few resolved points),
-2 for bad usage."""
+Every value comes with its accuracy: the integrator's error estimate (DOP853 at rtol 1e-12 against
+a run at 100× looser tolerances) and the noise of the finite search (the spread of the candidates'
+error intervals), or float64 rounding for closed forms. Values not above 10× their accuracy are
+left out. The decay class is fitted on the tail (the later half of the resolved window) in log
+space, as e^(-rt), as (t + τ)^(-p) with τ ≥ 0 fitted, and through the curvature κ of log M that
+separates them (κ = 0: exponential). A class is reported only when κ's uncertainty separates the
+two; otherwise the class is "undetermined" with the reason. Rates and exponents are printed with
+their uncertainty (3 standard errors, inflated for correlated residuals, plus the data's accuracy
+propagated through the fit).
+
+Exit status: 0 when a class was determined (exponential, polynomial or not decaying), 1 when it is
+undetermined (too few resolved points, or classes not separated), 2 for bad usage (one line on
+stderr, checked before any work: bad TARGET, missing or bad file, a number out of range, an output
+path that cannot be written)."""
 
 
 class MemoryUsageError(ValueError):
@@ -87,37 +99,58 @@ class MemoryQuery:
                 "notes": list(self.notes), "seconds": round(self.seconds, 3)}
 
 
+PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
+
+
+MIN_GRID = 12  # 2 × decay_fit.MIN_POINTS: the tail fit needs 6 points
+MAX_GRID = 1_000_000
+
+
 def add_parser(sub: Any) -> None:
     """Register ``recmem memory`` on the subparsers ``sub`` of the ``recmem`` parser."""
     p = sub.add_parser("memory", help="query a target's memory function (W Def. 3.1) and fit its decay",
                        description="Query the memory function M(t) of paper W (Def. 3.1; App. F, G "
-                                   "with --inputs), print it, and fit its decay class.",
+                                   "with --inputs), print it with the accuracy of each value, and fit "
+                                   "its decay class (exponential or polynomial, W §3.2 / App. D).",
                        epilog=TARGET_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("target", metavar="TARGET", help="exp:A, poly:P, expsum:C..;R.., FILE.npz or "
-                   "MODULE:FUNCTION (see below)")
-    p.add_argument("--t-min", type=float, default=1.0, metavar="T", help="first time (default 1)")
-    p.add_argument("--t-max", type=float, default=None, metavar="T",
-                   help=f"last time (default {ANALYTIC_WINDOW[0]:g} for linear targets, "
-                        f"{SIMULATED_WINDOW[0]:g} otherwise, {REVERSED_WINDOW[0]:g} with reversed inputs)")
-    p.add_argument("--grid", type=int, default=None, metavar="N",
-                   help=f"number of uniformly spaced times (default {ANALYTIC_WINDOW[1]} for linear "
-                        f"targets, {SIMULATED_WINDOW[1]} otherwise, {REVERSED_WINDOW[1]} with reversed "
-                        "inputs)")
+                   "MODULE:FUNCTION (see below; MODULE is imported from the current folder too)")
+    p.add_argument("--t-min", type=finite("time", lambda v: v >= 0, "a finite time ≥ 0"), default=1.0,
+                   metavar="T", help="first time of the uniform grid (default 1)")
+    p.add_argument("--t-max", type=finite("time", lambda v: v > 0, "a finite time > 0"), default=None,
+                   metavar="T",
+                   help=f"last time, larger than --t-min (default {ANALYTIC_WINDOW[0]:g} for linear "
+                        f"targets, {SIMULATED_WINDOW[0]:g} otherwise, {REVERSED_WINDOW[0]:g} with "
+                        "reversed inputs)")
+    p.add_argument("--grid", type=int_between(MIN_GRID, MAX_GRID), default=None, metavar="N",
+                   help=f"number of uniformly spaced times, {MIN_GRID} … {MAX_GRID} (default "
+                        f"{ANALYTIC_WINDOW[1]} for linear targets, {SIMULATED_WINDOW[1]} otherwise, "
+                        f"{REVERSED_WINDOW[1]} with reversed inputs)")
     p.add_argument("--inputs", choices=INPUTS, default="heaviside",
-                   help="test inputs: heaviside (Def. 3.1), impulse (App. F, Dirac reading), reversed "
-                        "(x on [−t, 0) read at time 0: the Heaviside query by time invariance, not "
-                        "App. G's printed input; one simulation per time and input: slow)")
-    p.add_argument("--width", type=float, default=1e-3, metavar="δ",
-                   help="impulse width for --inputs impulse (default 1e-3)")
-    p.add_argument("--max-input", type=float, default=None, metavar="X",
-                   help="search only inputs with |x|∞ ≤ X (the default magnitudes 2^-10 … 2^6 below X, X "
-                        "itself, refinement kept below X); default: no bound")
-    p.add_argument("--tail", type=float, default=0.5, metavar="F",
-                   help="fit the decay on the last (1 − F) of the resolved window (default 0.5)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random input directions (d > 1)")
-    p.add_argument("--json", metavar="PATH", help="write t, M(t), method, lower-bound flag and fits here")
-    p.add_argument("--plot", metavar="PATH", help="draw M(t) with both fits on log scales (PNG, PDF, SVG)")
-    p.add_argument("--quiet", action="store_true", help="no progress display")
+                   help="test inputs: heaviside (Def. 3.1, the default), impulse (App. F, Dirac "
+                        "reading: a pulse of mass x and width --width), reversed (x on [−t, 0) read "
+                        "at time 0: the Heaviside query by time invariance, not App. G's printed "
+                        "input; one simulation per time and input: slow)")
+    p.add_argument("--width", type=finite("width", lambda v: v > 0, "a positive number"), default=1e-3,
+                   metavar="δ", help="pulse width δ for --inputs impulse (default 1e-3; > 0)")
+    p.add_argument("--max-input", type=finite("bound", lambda v: v > 0, "a positive number"),
+                   default=None, metavar="X",
+                   help="search only inputs with 0 < |x|∞ ≤ X (the default magnitudes 2^-10 … 2^6 below "
+                        "X, X itself, refinement kept below X); default: no bound")
+    p.add_argument("--tail", type=finite("fraction", lambda v: 0 <= v < 1, "in [0, 1)"), default=0.5,
+                   metavar="F",
+                   help="fit the decay on the last (1 − F) of the span of resolved values "
+                        "(F in [0, 1), default 0.5)")
+    p.add_argument("--seed", type=seed, default=0, metavar="N",
+                   help="seed (≥ 0) of the random search directions for inputs of dimension d > 1 "
+                        "(default 0)")
+    p.add_argument("--json", type=output_path("--json"), metavar="PATH",
+                   help="write the query as JSON here (atomically): t, M(t), accuracy, method, "
+                        "lower-bound flag, fits, class or reason")
+    p.add_argument("--plot", type=output_path("--plot", PLOT_FORMATS), metavar="PATH",
+                   help="draw M(t) with both fits on log scales; the format follows the suffix "
+                        f"({', '.join(PLOT_FORMATS[:3])}, …; png without one); needs matplotlib")
+    p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
 
 
 def _window(f: Any, inputs: str, t_min: float, t_max: float | None,
@@ -132,9 +165,9 @@ def _window(f: Any, inputs: str, t_min: float, t_max: float | None,
         raise MemoryUsageError(f"--t-min must be a finite time ≥ 0, got {t_min}")
     if not (math.isfinite(t_max) and t_max > t_min):
         raise MemoryUsageError(f"--t-max must be finite and larger than --t-min ({t_min}), got {t_max}")
-    if grid < 2 * MIN_POINTS:
-        raise MemoryUsageError(f"--grid must be at least {2 * MIN_POINTS} (the tail fit needs "
-                               f"{MIN_POINTS} points), got {grid}")
+    if not 2 * MIN_POINTS <= grid <= MAX_GRID:
+        raise MemoryUsageError(f"--grid must be between {2 * MIN_POINTS} (the tail fit needs "
+                               f"{MIN_POINTS} points) and {MAX_GRID}, got {grid}")
     return t_min, t_max, grid
 
 
@@ -164,32 +197,6 @@ def _reference(f: Any) -> dict[str, Any] | None:
     return None
 
 
-def _counting(f: Any, tick: Callable[[], None]) -> Any:
-    """``f`` with every simulation reported to ``tick`` (for the progress display)."""
-    from recmem.numerics.functionals import Functional
-
-    class Counted(Functional):
-        input_dim = f.input_dim
-
-        @property
-        def description(self) -> str:
-            return str(f.description)
-
-        @property
-        def rate_method(self) -> str:
-            return str(f.rate_method)
-
-        def output(self, signal: Any, t: Any) -> Any:
-            tick()
-            return f.output(signal, t)
-
-        def rate(self, signal: Any, t: Any) -> Any:
-            tick()
-            return f.rate(signal, t)
-
-    return Counted()
-
-
 def load(target: str) -> Any:
     """The functional named by TARGET; MemoryUsageError with one line when it cannot be loaded."""
     import zipfile
@@ -216,7 +223,7 @@ def query(target: str, *, t_min: float = 1.0, t_max: float | None = None, grid: 
     (:func:`recmem.numerics.decay_fit.fit_decay`). MemoryUsageError for a bad target or option."""
     import numpy as np
 
-    from recmem.numerics.decay_fit import fit_decay
+    from recmem.numerics.decay_fit import RESOLVE_FACTOR, fit_decay
     from recmem.numerics.memory import DEFAULT_MAGNITUDES, memory_function
 
     started = time.perf_counter()
@@ -226,13 +233,22 @@ def query(target: str, *, t_min: float = 1.0, t_max: float | None = None, grid: 
         raise MemoryUsageError(f"--width must be positive, got {width}")
     if not 0 <= tail < 1:
         raise MemoryUsageError(f"--tail must lie in [0, 1), got {tail}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise MemoryUsageError(f"--seed must be a non-negative integer, got {seed}")
     _check_max_input(max_input)
+    if not (math.isfinite(t_min) and t_min >= 0):
+        raise MemoryUsageError(f"--t-min must be a finite time ≥ 0, got {t_min}")
+    if t_max is not None and not (math.isfinite(t_max) and t_max > t_min):
+        raise MemoryUsageError(f"--t-max must be finite and larger than --t-min ({t_min}), got {t_max}")
+    if grid is not None and not MIN_GRID <= grid <= MAX_GRID:
+        raise MemoryUsageError(f"--grid must be between {MIN_GRID} (the tail fit needs 6 points) and "
+                               f"{MAX_GRID}, got {grid}")
     f = load(target)
     t_min, t_max, grid = _window(f, inputs, t_min, t_max, grid)
     t = np.linspace(t_min, t_max, grid)
-    g = _counting(f, tick) if tick is not None and not _is_linear(f) else f
     try:
-        curve = memory_function(g, t, inputs=inputs, width=width, seed=seed, max_input=max_input)
+        curve = memory_function(f, t, inputs=inputs, width=width, seed=seed, max_input=max_input,
+                                accuracy=True, progress=tick)
     except Exception as exc:  # an RNN without a rest state, a user's callable that fails, …
         what = str(exc).splitlines()[0] if str(exc) else ""
         kind = "" if isinstance(exc, ValueError | ArithmeticError) else f"{type(exc).__name__}: "
@@ -243,16 +259,22 @@ def query(target: str, *, t_min: float = 1.0, t_max: float | None = None, grid: 
                 + ("" if max_input is None else f", capped at |x|∞ ≤ {max_input:g}"))
         notes.append(f"lower bound: the sup over x ≠ 0 was searched over {curve.candidates} inputs "
                      f"({span}); more inputs can only raise it")
-    rel_floor = SEARCHED_REL_FLOOR if curve.lower_bound else 0.0
+    if curve.accuracy is not None:
+        notes.append(f"accuracy of each value: {curve.accuracy_method}")
+    else:
+        notes.append(f"this target offers no error estimate: values below {SEARCHED_REL_FLOOR:g}·max M "
+                     "are taken as unresolved")
+    rel_floor = SEARCHED_REL_FLOOR if curve.lower_bound and curve.accuracy is None else 0.0
     fit, fit_error = None, None
     try:
-        fit = fit_decay(t, curve.values, tail_fraction=tail, rel_floor=rel_floor)
+        fit = fit_decay(t, curve.values, tail_fraction=tail, rel_floor=rel_floor, accuracy=curve.accuracy)
         floor = fit.floor
     except ValueError as exc:
         fit_error = str(exc)
         peak = float(np.max(curve.values)) if len(curve.values) else 0.0
         floor = max(float(np.finfo(float).tiny), rel_floor * peak)
     options = {"t_min": t_min, "t_max": t_max, "grid": grid, "spacing": "uniform", "inputs": inputs,
+               "resolve_factor": RESOLVE_FACTOR,
                "width": width if inputs == "impulse" else None, "max_input": max_input,
                "magnitudes": list(DEFAULT_MAGNITUDES), "tail": tail, "seed": seed}
     return MemoryQuery(target, str(f.description), curve, fit, fit_error, _reference(f), options,
@@ -278,33 +300,51 @@ def _write_json(q: MemoryQuery, path: Path) -> None:
     write_atomic(path, json.dumps(_jsonable(q.to_dict()), indent=2, ensure_ascii=False) + "\n")
 
 
+def _resolved(q: MemoryQuery) -> Any:
+    """The mask of values the fit could use (above the floor and above the resolve factor × their
+    accuracy)."""
+    import numpy as np
+
+    from recmem.numerics.decay_fit import RESOLVE_FACTOR
+
+    v = q.curve.values
+    ok = v > q.floor
+    if q.curve.accuracy is not None:
+        factor = q.fit.resolve_factor if q.fit is not None else RESOLVE_FACTOR
+        ok &= v > factor * np.asarray(q.curve.accuracy)
+    return ok
+
+
 def write_plot(q: MemoryQuery, path: Path) -> None:
     """M(t) on semi-log (exponential decay is a line) and log-log (polynomial decay is a line)
-    axes, values below the floor clipped to it, with both tail fits; written atomically."""
+    axes, unresolved values drawn apart (clipped at the floor), the accuracy as a dotted line, with
+    both tail fits; written atomically."""
     import numpy as np
     from matplotlib.figure import Figure
 
     t, m = q.curve.t, np.maximum(q.curve.values, q.floor)
-    low = q.curve.values <= q.floor
+    ok = _resolved(q)
     fig = Figure(figsize=(10, 4.2), layout="constrained")
     axes = fig.subplots(1, 2)
     label = "M(t) (lower bound)" if q.curve.lower_bound else "M(t)"
     for ax, scale in zip(axes, ("semilog", "loglog"), strict=True):
-        ax.plot(t[~low], m[~low], "k.", ms=3, label=label)
-        if low.any():
-            ax.plot(t[low], m[low], "x", color="grey", ms=3, label="≤ floor (clipped, not fitted)")
-        if q.fit is not None:
-            tt = t[(t >= q.fit.tail_start) & (t <= q.fit.tail_end)]
-            e, p = q.fit.exponential, q.fit.polynomial
+        ax.plot(t[ok], m[ok], "k.", ms=3, label=label)
+        if (~ok).any():
+            ax.plot(t[~ok], m[~ok], "x", color="grey", ms=3, label="unresolved (not fitted)")
+        if q.curve.accuracy is not None:
+            acc = np.maximum(np.asarray(q.curve.accuracy), q.floor)
+            ax.plot(t, acc, ":", color="tab:red", lw=0.8, label="accuracy of M(t)")
+        fit = q.fit
+        if fit is not None and fit.exponential is not None and fit.polynomial is not None:
+            tt = t[(t >= fit.tail_start) & (t <= fit.tail_end)]
+            e, p = fit.exponential, fit.polynomial
             for cls, y, txt in (
                     ("exponential", np.exp(e.log_amplitude - e.rate * tt), f"e^(−{e.rate:.4g} t)"),
                     ("polynomial", np.exp(p.log_amplitude - p.exponent * np.log(tt + p.shift)),
                      f"(t + {p.shift:.3g})^(−{p.exponent:.4g})")):
-                chosen = cls == q.fit.decay_class
+                chosen = cls == fit.decay_class
                 ax.plot(tt, y, "-" if chosen else "--", lw=2 if chosen else 1,
                         label=f"{cls} fit {txt}" + (" (chosen)" if chosen else ""))
-        if low.any():
-            ax.axhline(q.floor, color="grey", lw=0.8, ls=":", label="floor")
         ax.set_yscale("log")
         if scale == "loglog" and t[0] > 0:
             ax.set_xscale("log")
@@ -312,7 +352,8 @@ def write_plot(q: MemoryQuery, path: Path) -> None:
         ax.set_title("log M vs t" if scale == "semilog" else "log M vs log t")
     axes[0].legend(fontsize=7)
     verdict = q.fit.summary() if q.fit is not None else f"no fit: {q.fit_error}"
-    fig.suptitle(f"recmem memory {q.target} ({q.curve.inputs}): {verdict}", fontsize=9)
+    title = f"recmem memory {q.target} ({q.curve.inputs}): {verdict}"
+    fig.suptitle(title if len(title) < 160 else title[:157] + "…", fontsize=9)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix or ".png")
     os.close(fd)
@@ -342,13 +383,20 @@ def _print(q: MemoryQuery) -> None:
     kind = "[yellow]LOWER BOUND[/] (searched sup)" if c.lower_bound else "[green]exact sup[/]"
     con.print(f"values: {kind}; method: {escape(c.method)}")
     rows = np.unique(np.linspace(0, len(c.t) - 1, min(TABLE_ROWS, len(c.t))).round().astype(int))
+    ok = _resolved(q)
     table = Table(title="memory function M(t)")
     table.add_column("t", justify="right")
     table.add_column("M(t)" + (" ≥" if c.lower_bound else ""), justify="right")
+    if c.accuracy is not None:
+        table.add_column("accuracy", justify="right")
+    table.add_column("fitted", justify="center")
     if c.lower_bound:
         table.add_column("attained at x", justify="left")
     for i in rows:
         cells = [f"{c.t[i]:.6g}", f"{c.values[i]:.6e}"]
+        if c.accuracy is not None:
+            cells.append(f"{c.accuracy[i]:.1e}")
+        cells.append("yes" if ok[i] else "[dim]unresolved[/]")
         if c.lower_bound:
             cells.append(", ".join(f"{v:.4g}" for v in c.argmax[i]))
         table.add_row(*cells)
@@ -359,31 +407,50 @@ def _print(q: MemoryQuery) -> None:
         con.print(f"[red]no decay fit[/]: {escape(str(q.fit_error))}")
         return
     fit = q.fit
-    ft = Table(title=f"decay fits on t ∈ [{fit.tail_start:.6g}, {fit.tail_end:.6g}] "
-                     f"({fit.points} points, log space)")
-    for col in ("model", "parameter ± s.e.", "shift τ", "R²", "RMS", ""):
-        ft.add_column(col, justify="left" if col in ("model", "") else "right")
     e, p = fit.exponential, fit.polynomial
-    ft.add_row("e^(−rt)", f"r = {e.rate:.8g} ± {e.rate_stderr:.2g}", "", _r2(e.r2), f"{e.rms:.2g}",
-               "chosen" if fit.decay_class == "exponential" else "")
-    bound = f" ({p.shift_at_bound} bound)" if p.shift_at_bound else f" ± {p.shift_stderr:.2g}"
-    ft.add_row("(t+τ)^(−p)", f"p = {p.exponent:.8g} ± {p.exponent_stderr:.2g}", f"{p.shift:.6g}{bound}",
-               _r2(p.r2), f"{p.rms:.2g}", "chosen" if fit.decay_class == "polynomial" else "")
-    con.print(ft)
-    style = "bold red" if fit.decay_class == "not decaying" else "bold"
+    if e is not None and p is not None:
+        ft = Table(title=f"decay fits on t ∈ [{fit.tail_start:.6g}, {fit.tail_end:.6g}] "
+                         f"({fit.points} points, log space)")
+        for col in ("model", "parameter ± uncertainty", "shift τ", "R²", "RMS", ""):
+            ft.add_column(col, justify="left" if col in ("model", "") else "right")
+        ft.add_row("e^(−rt)", f"r = {e.rate:.8g} ± {e.rate_uncertainty:.2g}", "", _r2(e.r2), f"{e.rms:.2g}",
+                   "chosen" if fit.decay_class == "exponential" else "")
+        bound = f" ({p.shift_at_bound} bound)" if p.shift_at_bound else f" ± {p.shift_stderr:.2g}"
+        ft.add_row("(t+τ)^(−p)", f"p = {p.exponent:.8g} ± {p.exponent_uncertainty:.2g}",
+                   f"{p.shift:.6g}{bound}", _r2(p.r2), f"{p.rms:.2g}",
+                   "chosen" if fit.decay_class == "polynomial" else "")
+        con.print(ft)
+    if fit.curvature is not None:
+        k = fit.curvature
+        con.print(f"curvature of log M: κ = {k.kappa:.3g} ± {k.kappa_uncertainty:.2g} (exponential: κ = 0; "
+                  f"polynomial: κ ≥ {k.threshold:.3g})")
+    style = "bold" if fit.decay_class in ("exponential", "polynomial") else "bold red"
     con.print(f"decay class: [{style}]{escape(fit.summary())}[/]")
     for note in fit.notes:
         con.print("note: " + escape(note))
     if q.reference is not None:
         err = relative_error(q)
-        tail = (f"; fit's relative error {err:.2e}" if err is not None else
-                "; the fitted class differs")
+        if err is not None:
+            unc = fit.uncertainty
+            inside = unc is not None and abs(fit.value - q.reference["value"]) <= unc
+            tail = (f"; fit's relative error {err:.2e}, "
+                    + ("within its uncertainty" if inside else "[red]outside its uncertainty[/]"))
+        else:
+            tail = "; the fitted class differs" if fit.decay_class != "undetermined" else ""
         con.print(f"known: {q.reference['class']} {q.reference['value']:.8g} "
                   f"({escape(q.reference['source'])}){tail}")
 
 
+def _module_target(target: str) -> bool:
+    kind, sep, _ = target.partition(":")
+    return bool(sep) and kind not in ("exp", "poly", "expsum") and not target.endswith(".npz")
+
+
 def run(args: argparse.Namespace) -> int:
-    """``recmem memory``: 0 when a decay class was fitted, 1 when not; MemoryUsageError for usage."""
+    """``recmem memory``: 0 when a decay class was determined, 1 when it is undetermined;
+    MemoryUsageError (exit 2) for usage, raised before any work."""
+    import sys
+
     from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -392,6 +459,10 @@ def run(args: argparse.Namespace) -> int:
 
         if importlib.util.find_spec("matplotlib") is None:
             raise MemoryUsageError("--plot needs matplotlib (pip install 'recmem[plot]')")
+    # The console script's sys.path lacks the current folder: MODULE:FUNCTION targets are imported
+    # from it too, as `python -m` would (docs/MEMORY.md).
+    if _module_target(args.target) and os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
     err = Console(stderr=True)
     progress = Progress(SpinnerColumn(), TextColumn("memory query: {task.completed} simulations"),
                         TimeElapsedColumn(), console=err, transient=True,
@@ -408,7 +479,8 @@ def run(args: argparse.Namespace) -> int:
                 write(q, Path(path))
             except OSError as exc:
                 raise MemoryUsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return 0 if q.fit is not None else 1
+    determined = q.fit is not None and q.fit.decay_class != "undetermined"
+    return 0 if determined else 1
 
 
 __all__ = ["MemoryQuery", "MemoryUsageError", "add_parser", "load", "query", "relative_error",

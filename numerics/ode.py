@@ -54,16 +54,17 @@ def _segments(signal: Step, t_end: float) -> list[tuple[float, float, np.ndarray
     return [(a, b, signal.value(a)) for a, b in itertools.pairwise(pts) if b > a]
 
 
-def response_scipy(rnn: RNN, signal: Step, t: np.ndarray, rtol: float = 1e-12,
-                   atol: float = 1e-14) -> tuple[np.ndarray, np.ndarray]:
-    """(ŷ_t, dŷ_t/dt) at times ``t`` in float64 (DOP853 with error control)."""
+def _dop853(rnn: RNN, signal: Step, t: np.ndarray, rtol: float,
+            atol: float) -> tuple[np.ndarray, ...]:
+    """(states, inputs u_t, vector fields σ(W h + U u + b), all (·, len(t)), and dŷ/dt) by DOP853
+    from the rest state."""
     from scipy.integrate import solve_ivp
 
     t = np.asarray(t, dtype=float)
     h = rest_state(rnn)
     # At rest until the input starts (and for an empty step, throughout).
-    y = np.full(len(t), rnn.c @ h)
-    dy = np.full(len(t), rnn.c @ rnn.rhs(h, np.zeros(rnn.input_dim)))
+    states = np.tile(h[:, None], (1, len(t)))
+    inputs = np.zeros((rnn.input_dim, len(t)))
     t_end = float(t.max()) if len(t) else signal.start
     for a, b, u in _segments(signal, t_end):
         sel = (t >= a) & ((t < b) | ((b == t_end) & (t == b)))
@@ -72,11 +73,52 @@ def response_scipy(rnn: RNN, signal: Step, t: np.ndarray, rtol: float = 1e-12,
                         t_eval=times, rtol=rtol, atol=atol)
         if sol.status != 0:
             raise ArithmeticError(f"DOP853 failed on [{a}, {b}]: {sol.message}")
-        states = sol.y[:, np.searchsorted(times, t[sel])]
-        y[sel] = rnn.c @ states
-        dy[sel] = np.array([rnn.c @ rnn.rhs(states[:, k], u) for k in range(states.shape[1])])
+        states[:, sel] = sol.y[:, np.searchsorted(times, t[sel])]
+        inputs[:, sel] = u[:, None]
         h = sol.y[:, -1]
-    return y, dy
+    fields = np.array([rnn.rhs(states[:, k], inputs[:, k])
+                       for k in range(len(t))]).reshape(len(t), rnn.hidden).T
+    dy = np.array([rnn.c @ fields[:, k] for k in range(len(t))])
+    return states, inputs, fields, dy
+
+
+def response_scipy(rnn: RNN, signal: Step, t: np.ndarray, rtol: float = 1e-12,
+                   atol: float = 1e-14) -> tuple[np.ndarray, np.ndarray]:
+    """(ŷ_t, dŷ_t/dt) at times ``t`` in float64 (DOP853 with error control; W §2)."""
+    states, _, _, dy = _dop853(rnn, signal, np.asarray(t, dtype=float), rtol, atol)
+    return rnn.c @ states, dy
+
+
+# The loose run of response_scipy_with_error: tolerances LOOSE_FACTOR × the tight ones.
+LOOSE_FACTOR = 100.0
+
+
+def response_scipy_with_error(rnn: RNN, signal: Step, t: np.ndarray, rtol: float = 1e-12,
+                              atol: float = 1e-14) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(ŷ_t, dŷ_t/dt, error estimate of ŷ_t, error estimate of dŷ_t/dt) by DOP853 (W §2).
+
+    The values are those of :func:`response_scipy` at (rtol, atol). The error estimate of each is
+    the distance to a second run at ``LOOSE_FACTOR``× both tolerances — for an error-controlled
+    Runge–Kutta method the global error scales with the tolerance, so the loose run is about
+    ``LOOSE_FACTOR`` times as wrong and the distance bounds the tight run's error with a margin —
+    plus the rounding of cᵀh and cᵀσ(W h + U u + b) in float64 (unit roundoff times the sums of
+    absolute values, with one rounding per term). Pointwise, the distance can vanish where the two
+    runs' errors happen to cross; :func:`recmem.numerics.memory.memory_function` therefore takes
+    the largest estimate over neighbouring grid times.
+    """
+    t = np.asarray(t, dtype=float)
+    states, inputs, fields, dy = _dop853(rnn, signal, t, rtol, atol)
+    states2, _, _, dy2 = _dop853(rnn, signal, t, rtol * LOOSE_FACTOR, atol * LOOSE_FACTOR)
+    y, y2 = rnn.c @ states, rnn.c @ states2
+    u = float(np.finfo(float).eps) / 2
+    m, d = rnn.hidden, rnn.input_dim
+    ac = np.abs(rnn.c)
+    pre = np.abs(rnn.W) @ np.abs(states) + np.abs(rnn.U) @ np.abs(inputs) + np.abs(rnn.b)[:, None]
+    # σ is 1-Lipschitz for every activation of recmem.numerics.activations, so the rounding of its
+    # argument passes to its value at most unamplified.
+    round_y = (m + 1) * u * (ac @ np.abs(states))
+    round_dy = (m + d + 2) * u * (ac @ pre) + (m + 1) * u * (ac @ np.abs(fields))
+    return y, dy, np.abs(y - y2) + round_y, np.abs(dy - dy2) + round_dy
 
 
 def response_mpmath(rnn: RNN, signal: Step, t: np.ndarray, ctx: Any) -> tuple[list[Any], list[Any]]:

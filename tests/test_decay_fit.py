@@ -110,25 +110,28 @@ def test_a_memory_that_does_not_fall_is_not_decaying(m: np.ndarray) -> None:
     assert "not decaying" in fit.summary()
 
 
-def test_too_few_points_is_a_clear_error() -> None:
+def test_too_few_points_is_undetermined_with_the_reason() -> None:
     t = np.linspace(1, 10, 10)
-    with pytest.raises(ValueError, match="above the floor"):
-        fit_decay(t, np.where(t < 6, np.exp(-t), 0.0))
-    with pytest.raises(ValueError, match=f"at least {MIN_POINTS}"):
-        fit_decay(t, np.exp(-t), tail_fraction=0.9)
+    fit = fit_decay(t, np.where(t < 6, np.exp(-t), 0.0))
+    assert fit.decay_class == "undetermined" and fit.value is None
+    assert fit.reason is not None and "only 5" in fit.reason and f"at least {MIN_POINTS}" in fit.reason
+    fit = fit_decay(t, np.exp(-t), tail_fraction=0.9)
+    assert fit.decay_class == "undetermined"
+    assert fit.reason is not None and "in the tail" in fit.reason and f"at least {MIN_POINTS}" in fit.reason
     with pytest.raises(ValueError, match="at least 3"):
         fit_exponential(t[:2], np.exp(-t[:2]))
 
 
 @pytest.mark.parametrize(("t", "m", "match"), [
     (np.linspace(1, 10, 10), np.full(10, np.nan), "finite"),
+    (np.linspace(1, 10, 10), np.ones(10), "accuracy"),
     (np.linspace(1, 10, 10), np.ones(9), "equal length"),
     (np.linspace(10, 1, 10), np.ones(10), "increasing"),
     (np.linspace(-1, 10, 10), np.ones(10), "non-negative"),
 ])
 def test_malformed_input_is_rejected(t: np.ndarray, m: np.ndarray, match: str) -> None:
     with pytest.raises(ValueError, match=match):
-        fit_decay(t, m)
+        fit_decay(t, m, accuracy=np.full(3, 1e-9) if match == "accuracy" else None)
 
 
 def test_report_is_valid_json() -> None:
