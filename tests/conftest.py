@@ -4,6 +4,13 @@ Profiles (select with HYPOTHESIS_PROFILE, default ``ci`` when CI is set, else ``
 - ``ci``: deterministic (derandomized, no example database), small budgets;
 - ``dev``: random, moderate budgets, database on;
 - ``fuzz``: long searches for counterexamples (run on demand).
+
+Every Hypothesis-based test (one decorated with ``@given``) is marked ``property`` at collection,
+so the long search over all of them is::
+
+    HYPOTHESIS_PROFILE=fuzz python3 -m pytest -m property
+
+(tests/test_markers.py checks that the marker reaches every ``@given`` test).
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ import os
 
 import mpmath
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, is_hypothesis_test, settings
 
 settings.register_profile("ci", max_examples=30, derandomize=True, database=None, deadline=None,
                           print_blob=True, suppress_health_check=[HealthCheck.too_slow])
@@ -31,7 +38,11 @@ def _cuda_available() -> bool:
     return bool(torch.cuda.is_available())
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_hypothesis_test(getattr(item, "obj", None)):
+            item.add_marker(pytest.mark.property)
     if _cuda_available():
         return
     skip = pytest.mark.skip(reason="needs CUDA (torch.cuda.is_available() is False)")

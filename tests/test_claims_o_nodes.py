@@ -296,14 +296,20 @@ def test_decide_printed_matches_branch_condition(parts, k):
     re_, im_ = parts
     if re_ * re_ + im_ * im_ > 1 or (re_, im_) in ((0, 0), (1, 0)):
         return
+    # on the cut |k·Arg λ| = π, decided exactly (and compared elsewhere): a Gaussian rational's
+    # argument is a rational multiple of π only at multiples of π/4, so the cut is λ < 0 (k = 1),
+    # λ ∈ iℝ (k = 2) or Arg λ = ±π/4 (k = 4)
+    if (k == 1 and im_ == 0 and re_ < 0) or (k == 2 and re_ == 0) or (k == 4 and re_ == abs(im_)):
+        return
+    # off it, on this finite domain |k·Arg λ| is ≥ 5·10⁻⁴ from π (checked over every point), far
+    # beyond atan2's rounding, so floats decide the branch
     arg = math.atan2(float(im_), float(re_))
-    if abs(abs(k * arg) - math.pi) < 1e-9:
-        return  # on the cut: decided exactly, compared elsewhere
     expected = -math.pi < k * arg <= math.pi
     assert decide(PRINTED, QQi(re_, im_), k)[0] is expected
     if expected:
+        # |log λ| ≥ log(16/15) here, so rounding moves the quotient by ≲ 12·4u/log(16/15) ≈ 10⁻¹³
         lam = complex(float(re_), float(im_))
-        assert abs(cmath.log(lam**k) / cmath.log(lam) - k) < 1e-6
+        assert abs(cmath.log(lam**k) / cmath.log(lam) - k) < 1e-9
 
 
 def test_timestamp_corrected_horizons_per_precision():

@@ -18,6 +18,7 @@ from fractions import Fraction
 import pytest
 from claim_helpers import run
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.registry import get
@@ -208,6 +209,69 @@ def test_the_integral_diverges_exactly_outside_the_hurwitz_matrices(inst) -> Non
     claim = get("W.lyapunov")
     r = claim.holds(inst, replace(claim.context(), statement=law))
     assert r.holds is (inst.alpha < 0)
+
+
+def _spectrum_of_quasi_triangular(t):
+    """(Π of the diagonal blocks' characteristic polynomials, exact max Re λ) of a real
+    quasi-upper-triangular T: a nonzero subdiagonal entry opens a 2×2 block, which must hold a
+    complex pair (discriminant < 0), so its eigenvalues' real part is half its trace, exactly."""
+    import flint
+
+    def q(x):
+        return flint.fmpq(x.numerator, x.denominator)
+
+    z = flint.fmpq_poly([0, 1])
+    poly, reals, i, n = flint.fmpq_poly([1]), [], 0, len(t)
+    while i < n:
+        if i + 1 < n and t[i + 1][i] != 0:
+            p, q_, r, s = t[i][i], t[i][i + 1], t[i + 1][i], t[i + 1][i + 1]
+            assert (p - s) ** 2 + 4 * q_ * r < 0  # a complex pair, not two real eigenvalues
+            poly *= z * z - q(p + s) * z + q(p * s - q_ * r)
+            reals.append((p + s) / 2)
+            i += 2
+        else:
+            assert all(t[k][i] == 0 for k in range(i + 1, n))  # quasi-triangular
+            poly *= z - q(t[i][i])
+            reals.append(t[i][i])
+            i += 1
+    return poly, max(reals)
+
+
+@settings(max_examples=20)
+@pytest.mark.parametrize("family", ["all", "normal", "diagonalizable"])
+@given(data=st.data())
+def test_strategy_draws_hurwitz_matrices_with_exact_abscissa(family, data) -> None:
+    """The α(W) drawn with W is its spectral abscissa, decided exactly: det(zI − W) equals the product
+    of T's diagonal blocks' characteristic polynomials (over ℚ[z]) and α is the largest real part
+    among those blocks; 0 < β₀ ≤ −α on Hurwitz draws and P ≻ 0 exactly.
+
+    Exact on purpose: a float eigensolver cannot check α to a fixed tolerance. A defective
+    eigenvalue of multiplicity m moves like (‖W‖·u)^(1/m) (W = [[−74/25, 18/25], [−32/25, −26/25]]
+    has the double eigenvalue −2; float64 gives −1.99999997893, outside 1e-9)."""
+    inst = data.draw(lc.hurwitz_instances(1, 4, family, shift_up_to=F(2)))
+    w = ly.fmpq_matrix(inst.W)
+    poly, alpha = _spectrum_of_quasi_triangular(inst.quasi)
+    assert w.charpoly() == poly
+    assert alpha == inst.alpha
+    s = ly.fmpq_matrix(inst.similarity)
+    assert s * ly.fmpq_matrix(inst.quasi) * s.inv() == w  # the similarity the strategy records
+    if family != "diagonalizable":
+        assert s * s.transpose() == ly.identity(inst.n)  # orthogonal (Cayley)
+    if inst.alpha < 0:
+        assert 0 < inst.beta0 <= -inst.alpha
+        assert lc.charpoly_pd(ly.exact(inst.W).P)
+    else:
+        assert inst.beta0 == 0
+
+
+def test_the_defective_draw_of_issue_8_has_its_abscissa_exactly() -> None:
+    """The draw that made a float64 comparison at 1e-9 fail: its only eigenvalue −2 is double and
+    defective (W + 2I ≠ 0 is nilpotent), decided over ℚ."""
+    w = ly.fmpq_matrix([[F(-74, 25), F(18, 25)], [F(-32, 25), F(-26, 25)]])
+    n = w + ly.identity(2) * 2
+    assert n != ly.fmpq_matrix([[0, 0], [0, 0]]) and n * n == ly.fmpq_matrix([[0, 0], [0, 0]])
+    poly, alpha = _spectrum_of_quasi_triangular([[F(-2), F(1)], [F(0), F(-2)]])
+    assert w.charpoly() == poly and alpha == -2
 
 
 @settings(max_examples=15)

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from claim_helpers import run
 from hypothesis import given, settings
 
 from recmem.checks.registry import get
@@ -16,7 +17,6 @@ from recmem.checks.verdict import Outcome, Verdict
 from recmem.numerics import perturbation as pt
 from recmem.numerics.kernels import ExponentialKernel
 from recmem.theory import stability as ts
-from tests.claim_helpers import run
 
 FAST = ("sympy", "mpmath@128", "flint@128", "numpy")
 WITH_TORCH = (*FAST, "torch:cpu")

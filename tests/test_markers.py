@@ -1,0 +1,49 @@
+"""The ``property`` marker (tests/conftest.py) reaches every Hypothesis test and nothing else, so
+``HYPOTHESIS_PROFILE=fuzz python3 -m pytest -m property`` runs every property-based test."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _given_tests() -> set[tuple[str, str]]:
+    """(file, test name) of every test function decorated with Hypothesis's ``@given``, by scanning
+    the sources (independent of the marker's own detection)."""
+
+    def is_given(d: ast.expr) -> bool:
+        f = d.func if isinstance(d, ast.Call) else d
+        return (isinstance(f, ast.Name) and f.id == "given") or (isinstance(f, ast.Attribute)
+                                                                and f.attr == "given")
+
+    found = set()
+    for path in sorted(TESTS.glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+                    and any(is_given(d) for d in node.decorator_list)):
+                found.add((f"tests/{path.name}", node.name))
+    return found
+
+
+def _collected(*args: str) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
+                          *args], cwd=TESTS.parent, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return [line for line in out.stdout.splitlines() if "::" in line]
+
+
+def test_property_marker_selects_exactly_the_given_tests() -> None:
+    given = _given_tests()
+    assert len(given) >= 60  # the scan finds the suite's property tests (64 when this was written)
+    items = _collected("-m", "property")
+    marked = {tuple(i.split("[", 1)[0].split("::")[:2]) for i in items}
+    assert marked == given, {"unmarked @given": sorted(given - marked),
+                             "marked without @given": sorted(marked - given)}
+    assert len(items) >= len(given)  # parametrized property tests give one item per case
