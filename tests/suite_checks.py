@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
+from recmem.checks import readme_tables
 from recmem.checks.report import Report
 from recmem.checks.verdict import Verdict
 
@@ -41,3 +43,15 @@ def assert_every_control_told_apart(report: Report) -> None:
         assert c.controls, c.id
         missed = [r.change for r in c.controls if not r.told_apart]
         assert not missed, (c.id, missed)
+
+
+def assert_readme_table_matches(report: Report, paper: str) -> None:
+    """The README's findings table for ``paper`` shows the verdicts this run computed (its IDs and
+    one-liners are checked against the registry in tests/test_readme.py)."""
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    shown = {r.id: r.verdict for r in readme_tables.parse_table(readme.read_text(encoding="utf-8"),
+                                                                 paper)}
+    got = {c.id: str(c.verdict) for c in report.claims}
+    differ = {i: (shown.get(i), got.get(i)) for i in set(shown) | set(got) if shown.get(i) != got.get(i)}
+    assert not differ, ("README verdict vs this run's (regenerate the tables: "
+                        f"`python -m recmem.checks.readme_tables --report REPORT.json`): {differ}")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,3 +54,51 @@ def test_importing_recmem_and_listing_claims_does_not_import_torch(tmp_path: Pat
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                          text=True, check=True)
     assert "HEAVY=\n" in out.stdout + "\n", out.stdout[-300:]
+
+
+def _quick_start() -> list[str]:
+    """The README quick start's set-up commands (its bash blocks), in order."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return [block.strip() for block in re.findall(r"```bash\n(.*?)```", section, re.S)]
+
+
+def test_quick_start_is_two_commands_each_starting_from_a_virtual_environment() -> None:
+    """Issue 8: a fresh Debian machine's system Python refuses `pip install` (PEP 668), so each
+    command makes (or reuses) .venv first; torch==2.13.0 goes in before the package (a bare torch
+    requirement would pull the CUDA wheels)."""
+    commands = _quick_start()
+    assert len(commands) == 2, commands
+    for command in commands:
+        assert "\n" not in command, command
+        steps = [step.strip() for step in command.split("&&")]
+        assert steps[:3] == ["python3 -m venv .venv", ". .venv/bin/activate",
+                             "python -m pip install torch==2.13.0"], command
+        assert steps[3].startswith("python -m pip install -e "), command
+        assert not any(s.startswith(("pip ", "python3 -m pip", "sudo")) for s in steps), command
+    assert commands[0].endswith("&& python -m pip install -e . && recmem verify")
+    assert commands[1].endswith("&& python -m pip install -e '.[test]' && python -m pytest")
+
+
+def test_ci_runs_exactly_the_readmes_test_command() -> None:
+    lines = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert lines[-1] == _quick_start()[1]
+    assert "set -euo pipefail" in lines and 'cd "$(dirname "$0")/.."' in lines
+
+
+# paths outside the repository (the project's shared notes and paper texts)
+_UNREACHABLE = re.compile(r"\.\./shared|shared/(papers|CLAIMS\.md|NUMERICS\.md|STYLE\.md)")
+
+
+@pytest.mark.parametrize("where", ["README.md", "pyproject.toml", "docs", "checks", "theory", "numerics",
+                                   "tests", "benchmarks", ".ci"])
+def test_no_reference_to_files_outside_the_repository(where: str) -> None:
+    """What a user needs (citations, the catalogue: docs/CLAIMS.md) is inside the repository."""
+    base = ROOT / where
+    files = [base] if base.is_file() else [f for f in base.rglob("*") if f.is_file()
+                                            and f.suffix in (".md", ".py", ".toml", ".json", "")]
+    found = [f"{f.relative_to(ROOT)}:{n}" for f in files
+             for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+             if _UNREACHABLE.search(line)]
+    assert not found, found

@@ -60,6 +60,10 @@ def test_every_claim_rests_on_two_arithmetics(report) -> None:
         assert len(ran) >= 2, (c.id, ran)
 
 
+def test_readme_findings_table_shows_these_verdicts(report) -> None:
+    sc.assert_readme_table_matches(report, "W")
+
+
 def test_expected_findings(report) -> None:
     sc.assert_expected_findings(report, EXPECTED)
     assert {c.id for c in report.claims} == set(EXPECTED)  # a new claim needs its expected verdict

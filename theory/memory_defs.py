@@ -1,5 +1,5 @@
 """Places where paper W's printed definitions of memory disagree with themselves (ICLR 2024
-camera-ready, ``shared/papers/W-iclr2024-camera-ready.md``), each as one :class:`Statement`:
+camera-ready, https://openreview.net/forum?id=yC2waD70Vj), each as one :class:`Statement`:
 
 - :class:`Normalisation` — Def. 3.1 eq. (5) divides by |x|_∞; the proofs of Thm 3.9 use
   "M(Ĥ_m)(t) = sup_{x≠0} 1/(|x|_∞ + 1)|d/dt y_{m,t}|" (App. A.8 eq. (43)) and
