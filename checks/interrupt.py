@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from types import FrameType
 from typing import Any, ClassVar
@@ -27,6 +28,7 @@ REDELIVERY_DELAY_S = 0.02
 class _State:
     requested = False
     active = False
+    settled = False  # the interrupt was caught: nothing more is re-delivered
     timers: ClassVar[list[threading.Timer]] = []
 
 
@@ -44,11 +46,23 @@ def checkpoint() -> None:
 def settle() -> None:
     """After an interrupt was caught: stop re-delivering it and let further Ctrl-C presses only
     be recorded, so the partial report can be written in peace (a few milliseconds)."""
-    for timer in _State.timers:
-        timer.cancel()
-    _State.timers.clear()
     if threading.current_thread() is threading.main_thread() and _State.active:
         signal.signal(signal.SIGINT, _record_only)
+        _State.settled = True
+        _drain_timers()
+
+
+def _drain_timers() -> None:
+    """Stop the re-delivery timers; one that already fired has sent its signal, which the
+    handler now in place (``_record_only``) consumes while the main thread sleeps briefly."""
+    fired = False
+    for timer in _State.timers:
+        timer.cancel()
+        timer.join()
+        fired = fired or timer.finished.is_set()
+    _State.timers.clear()
+    if fired:
+        time.sleep(2 * REDELIVERY_DELAY_S)  # PEP 475: a pending handler runs during the sleep
 
 
 def _record_only(signum: int, frame: FrameType | None) -> None:
@@ -77,8 +91,13 @@ def stops_promptly() -> Iterator[None]:
     previous_hook = sys.unraisablehook
 
     def hook(unraisable: Any) -> None:
-        if (_State.requested and unraisable.exc_type is not None
-                and issubclass(unraisable.exc_type, KeyboardInterrupt)):
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type,
+                                                          KeyboardInterrupt):
+            if _State.settled:
+                return  # an interrupt already handled, surfacing late (a finaliser): drop it
+            if not _State.requested:
+                previous_hook(unraisable)
+                return
             timer = threading.Timer(REDELIVERY_DELAY_S, _redeliver)
             timer.daemon = True
             _State.timers.append(timer)
@@ -87,13 +106,13 @@ def stops_promptly() -> Iterator[None]:
         previous_hook(unraisable)
 
     sys.unraisablehook = hook
-    _State.requested, _State.active = False, True
+    _State.requested, _State.active, _State.settled = False, True, False
     try:
         yield
     finally:
-        for timer in _State.timers:
-            timer.cancel()
-        _State.timers.clear()
+        if _State.timers:
+            signal.signal(signal.SIGINT, _record_only)
+            _drain_timers()
         sys.unraisablehook = previous_hook
         signal.signal(signal.SIGINT, previous_handler)
-        _State.requested, _State.active = False, False
+        _State.requested, _State.active, _State.settled = False, False, False
