@@ -1,5 +1,5 @@
 """``python -m recmem.checks``: the recmem command line."""
 
-from recmem.checks.cli import main
+from recmem.checks.cli import entry
 
-raise SystemExit(main())
+entry()

@@ -420,10 +420,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                "memory": cmd_memory}
     try:
         with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
-            return handler[args.command](args)
+            code = handler[args.command](args)
     except KeyboardInterrupt:
         sys.stderr.write("recmem: interrupted\n")
-        return EXIT_INTERRUPTED
+        code = EXIT_INTERRUPTED
+    return code
+
+
+def entry() -> NoReturn:
+    """The ``recmem`` console script and ``python -m recmem.checks``: :func:`main`, then exit.
+
+    After an interrupt the process ends with ``os._exit(130)`` once its output is flushed: a
+    KeyboardInterrupt that passed through a C extension's ``PyRun_*`` call leaves CPython's
+    "unhandled KeyboardInterrupt" flag set even though recmem caught it, and the interpreter
+    would then end by killing itself with SIGINT (status −2) instead of returning 130."""
+    import os
+
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
+    raise SystemExit(code)
 
 
 @contextlib.contextmanager
