@@ -321,7 +321,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         params = _param_pairs(args.param)
-        n_claims = len(registry.select(list(dict.fromkeys(args.claim_ids)) or None, args.paper))
+        n_claims = len(registry.select(args.claim_ids or None, args.paper))
     except (ValueError, registry.UnknownClaim) as exc:
         return _usage(exc.args[0] if isinstance(exc, KeyError) else str(exc))
     err = _console(stderr=True)

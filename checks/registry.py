@@ -70,8 +70,9 @@ def get(claim_id: str) -> Claim:
 
 
 def select(ids: list[str] | None = None, paper: str | None = None) -> list[Claim]:
-    """Claims by ID (in the order given) or by paper; all claims when neither is given."""
+    """Claims by ID (in the order given; an ID named twice counts once) or by paper; all claims
+    when neither is given."""
     if ids:
-        chosen = [get(i) for i in ids]
+        chosen = [get(i) for i in dict.fromkeys(ids)]
         return [c for c in chosen if paper is None or c.paper == paper]
     return [c for c in all_claims().values() if paper is None or c.paper == paper]

@@ -200,8 +200,7 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
     if paper is not None and paper not in PAPERS:
         raise UsageError(f"unknown paper {paper!r}: expected one of {', '.join(PAPERS)}")
     try:
-        # a claim named twice runs once
-        claims = registry.select(list(dict.fromkeys(claim_ids)) if claim_ids else None, paper)
+        claims = registry.select(list(claim_ids) if claim_ids else None, paper)
     except registry.UnknownClaim as exc:
         raise UsageError(exc.args[0]) from None
     if not claims:

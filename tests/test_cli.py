@@ -8,13 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import one_error_line, run_cli
 
 from recmem.checks.cli import main
-
-
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "recmem.checks", *args], capture_output=True,
-                          text=True, cwd=cwd)
 
 
 @pytest.mark.parametrize("args", [
@@ -33,12 +29,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     ["bogus"],
 ])
 def test_bad_usage_exits_2_with_one_line_and_no_traceback(args: list[str]) -> None:
-    out = run_cli(*args)
-    assert out.returncode == 2, out
-    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, out.stderr
-    assert lines[0].startswith("recmem: error:")
-    assert "Traceback" not in out.stderr
+    one_error_line(run_cli(*args))
 
 
 def test_list_is_complete_and_light(tmp_path: Path) -> None:

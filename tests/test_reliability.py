@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import one_error_line, run_cli
 from rich.console import Console
 
 from recmem.checks import fuzz, store
@@ -26,21 +27,6 @@ from recmem.checks.runner import UsageError, verify
 from recmem.checks.verdict import Evidence, Outcome, Verdict
 
 UNWRITABLE_FOLDER = Path("/proc")  # not even root can create files there
-
-
-def run_cli(*args: str, cwd: Path | None = None,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "recmem.checks", *args], capture_output=True,
-                          text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=300)
-
-
-def one_error_line(out: subprocess.CompletedProcess[str]) -> str:
-    assert out.returncode == 2, out
-    assert "Traceback" not in out.stderr
-    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, out.stderr
-    assert lines[0].startswith("recmem: error:")
-    return lines[0]
 
 
 def result(claim_id: str, verdict: Verdict = Verdict.VERIFIED,
