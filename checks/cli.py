@@ -49,6 +49,15 @@ def _bits(text: str) -> int:
     return int_between(MIN_BITS, MAX_BITS, "a number of bits")(text)
 
 
+def _jobs(text: str) -> int:
+    from recmem.checks.execution import parse_jobs
+
+    try:
+        return parse_jobs(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _param_pairs(items: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
@@ -102,6 +111,15 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--markdown", metavar="PATH", type=output_path("--markdown"),
                    help="write a Markdown report here")
     v.add_argument("--quiet", action="store_true", help="no progress display")
+    where = v.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                       help="run N claims at once on local processes, or 'auto' (one per CPU); "
+                            "the report is a serial run's apart from timings (default 1: one "
+                            "claim after the other, in this process)")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                       help="run the claims on the workers of a dask cluster, given its "
+                            "scheduler's address (tcp://HOST:PORT; start it with `dask "
+                            "scheduler`, workers with `dask worker ADDRESS --nthreads 1`)")
 
     f = sub.add_parser(
         "fuzz", help="search a claim's domain for a shrunk, certified counterexample",
@@ -121,9 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--json", metavar="PATH", type=output_path("--json"),
                    help="write the search's evidence (and counterexample) as JSON")
 
-    from recmem.checks import memory_cli  # light at import: numpy/scipy load inside the command
+    # light at import: numpy/scipy load inside the commands
+    from recmem.checks import condition_cli, memory_cli
 
     memory_cli.add_parser(sub)
+    condition_cli.add_parser(sub)
     return p
 
 
@@ -330,11 +350,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
         disable=args.quiet or not err.is_terminal)
     task = progress.add_task("verifying", total=n_claims)
     store_problem: list[str] = []
+    running: list[str] = []  # claims handed to a worker and not finished (one when serial)
+
+    def show_running() -> None:
+        shown = ", ".join(running[:3]) + (f" (+{len(running) - 3})" if len(running) > 3 else "")
+        progress.update(task, description=f"verifying {shown}" if shown else "verifying")
 
     def started(claim: Any) -> None:
-        progress.update(task, description=f"verifying {claim.id}")
+        if claim.id not in running:
+            running.append(claim.id)
+        show_running()
 
     def done(result: Any, report: Any) -> None:
+        if result.id in running:
+            running.remove(result.id)
+        show_running()
         progress.advance(task)
         if not store_problem:
             try:
@@ -353,7 +383,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = verify(args.claim_ids or None, paper=args.paper, backends=args.backend,
                             precision=args.precision, seed=args.seed, params=params,
                             search_examples=args.examples, controls=not args.no_controls,
-                            on_claim_start=started,
+                            jobs=args.jobs, cluster=args.cluster, on_claim_start=started,
                             on_claim_done=done)
     except UsageError as exc:
         return _usage(str(exc))
@@ -411,13 +441,22 @@ def cmd_memory(args: argparse.Namespace) -> int:
         return _usage(str(exc))
 
 
+def cmd_condition(args: argparse.Namespace) -> int:
+    from recmem.checks.condition_cli import ConditionUsageError, run
+
+    try:
+        return run(args)
+    except ConditionUsageError as exc:
+        return _usage(str(exc))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``recmem`` console script."""
     from recmem.checks import interrupt
 
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "show": cmd_show, "verify": cmd_verify, "fuzz": cmd_fuzz,
-               "memory": cmd_memory}
+               "memory": cmd_memory, "condition": cmd_condition}
     try:
         with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
             code = handler[args.command](args)

@@ -17,7 +17,7 @@ import mpmath
 from recmem.checks import tolerance as tol
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
-from recmem.numerics.conditioning import KappaBracket
+from recmem.numerics.certified import KappaBracket
 
 # Ball checks may double their precision up to this factor of the requested precision.
 ESCALATION = 4

@@ -5,17 +5,23 @@ The runner knows nothing about individual claims: it runs each claim's symbolic 
 per selected arithmetic; then it runs the statement's negative controls through the same checks
 and applies the verdict rules of :mod:`recmem.checks.verdict`. An unavailable backend yields
 SKIPPED evidence; an exception yields ERROR evidence with the message, never a crash of the run.
+Claims run one after the other in this process, or at once on local processes or a dask cluster
+(:mod:`recmem.checks.execution`), each with the same context, so with the same result.
 """
 
 from __future__ import annotations
 
+import bisect
+import contextlib
+import os
+import pickle
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
-from recmem.checks import interrupt, registry
+from recmem.checks import execution, interrupt, registry
 from recmem.checks.claim import PAPERS, Claim, Context
 from recmem.checks.report import ClaimResult, Report
 from recmem.checks.search import SEARCH_BACKEND, search
@@ -180,17 +186,99 @@ def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec], *,
                                   controls=runs)
 
 
+@dataclass(frozen=True)
+class ClaimJob:
+    """One claim's run as a work item of :mod:`recmem.checks.execution`: what :func:`run_claim`
+    needs, by value (the claim by its ID, looked up again where the job runs), so that it
+    pickles. ``portable``: the result crosses a process boundary (see :func:`run_claim_job`)."""
+
+    claim_id: str
+    params: dict[str, Any]
+    seed: int
+    precision: int
+    search_examples: int
+    backends: tuple[BackendSpec, ...]
+    controls: bool = True
+    portable: bool = False
+
+
+def run_claim_job(job: ClaimJob) -> ClaimResult:
+    """Run one :class:`ClaimJob` wherever an executor puts it, with the context a serial run
+    gives the claim (the same seed, precision, budgets and parameters), so that its result is
+    the same in every process. A ``portable`` job keeps Hypothesis's files in recmem's home (as
+    the command line does in its own process) and returns a result that pickles."""
+    claim = registry.get(job.claim_id)
+    ctx = Context(job.params, seed=job.seed, precision_bits=job.precision,
+                  search_examples=job.search_examples, statement=claim.statement)
+    if not job.portable:
+        return run_claim(claim, ctx, job.backends, controls=job.controls)
+    with _hypothesis_files_in_home():
+        result = run_claim(claim, ctx, job.backends, controls=job.controls)
+    return _picklable(result)
+
+
+@contextlib.contextmanager
+def _hypothesis_files_in_home() -> Iterator[None]:
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from recmem.checks.store import home
+
+    set_hypothesis_home_dir(home() / "hypothesis")
+    try:
+        yield
+    finally:
+        set_hypothesis_home_dir(None)
+
+
+def _picklable(value: Any) -> Any:
+    """``value`` itself when it pickles; otherwise a copy in which each part that does not (a
+    flint ball kept in a counterexample, say) is its ``str``, which is all the reports show of
+    such a value anyway."""
+    try:
+        pickle.dumps(value)
+        return value
+    except Exception:
+        pass
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: _picklable(getattr(value, f.name))
+                                 for f in fields(value) if f.init})
+    if isinstance(value, dict):
+        return {k: _picklable(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_picklable(v) for v in value)
+    return str(value)
+
+
+def _failed_result(claim: Claim, job: ClaimJob, error: execution.ItemError,
+                   where: str) -> ClaimResult:
+    """A claim whose run gave no result (its worker process died, or the run raised outside
+    every check): ERROR, with what happened as its evidence."""
+    ev = Evidence(check="claim run", kind="numeric", backend=where, outcome=Outcome.ERROR,
+                  message=f"{error} (the run of this claim on {where} gave no result)")
+    return ClaimResult.from_claim(claim, decide([ev], claim.decided_by), [ev], job.params,
+                                  None, 0.0)
+
+
 def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
            backends: Sequence[str] | None = None, precision: int = DEFAULT_BITS, seed: int = 0,
            params: Mapping[str, str] | None = None, search_examples: int = 60,
-           controls: bool = True,
+           controls: bool = True, jobs: int = 1, cluster: str | None = None,
            on_claim_start: Callable[[Claim], None] | None = None,
            on_claim_done: Callable[[ClaimResult, Report], None] | None = None) -> Report:
     """Run the verification suite and return the :class:`Report` (what ``recmem verify`` runs).
 
     ``backends`` are spec strings (``None``: every arithmetic, see :func:`default_backends`);
     ``params`` are ``--param`` overrides as strings; ``controls=False`` skips the negative
-    controls (``--no-controls``). Raises :class:`UsageError` on bad input, and
+    controls (``--no-controls``). ``jobs`` > 1 runs that many claims at once on local processes,
+    ``cluster`` (a dask scheduler's address, ``tcp://HOST:PORT``) on a dask cluster's workers
+    (:mod:`recmem.checks.execution`); the report is a serial run's apart from timings (claims
+    in the same order, each with the seed and context a serial run gives it).
+    ``on_claim_start`` is called when a claim is handed to a worker, ``on_claim_done`` (in
+    this process) as each claim finishes, with the report so far (its finished claims, in
+    order). Raises :class:`UsageError` on bad input (an unreachable cluster included), and
     :class:`Interrupted` (a ``KeyboardInterrupt`` carrying the partial report) on Ctrl-C.
     """
     check_precision(precision)
@@ -213,26 +301,42 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
     except SpecError as exc:
         raise UsageError(str(exc)) from None
     values = resolve_params(claims, params or {})
+    try:
+        executor = execution.make_executor(jobs, cluster)
+        executor.start()  # connects to a cluster: unreachable is bad usage, before any work
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    portable = not isinstance(executor, execution.SerialExecutor)
+    work = [ClaimJob(claim.id, values[claim.id], seed, precision, search_examples, tuple(specs),
+                     controls, portable) for claim in claims]
+    position = {claim.id: n for n, claim in enumerate(claims)}
     report = Report.start(backends=[str(s) for s in specs], precision=precision, seed=seed,
                           params=dict(params or {}), controls=controls)
-    current: str | None = None
-    with interrupt.stops_promptly():
+    running: dict[int, str] = {}  # handed to a worker, not finished: index → claim ID
+
+    def started(n: int) -> None:
+        running[n] = claims[n].id
+        if on_claim_start:
+            on_claim_start(claims[n])
+
+    with interrupt.stops_promptly(), executor:
         try:
-            for claim in claims:
-                current = claim.id
-                if on_claim_start:
-                    on_claim_start(claim)
-                ctx = Context(values[claim.id], seed=seed, precision_bits=precision,
-                              search_examples=search_examples, statement=claim.statement)
-                result = run_claim(claim, ctx, specs, controls=controls)
-                current = None
-                report.claims.append(result)
+            for n, outcome in executor.map_unordered(run_claim_job, work, on_start=started):
+                running.pop(n, None)
+                if outcome.error is None:
+                    result: ClaimResult = outcome.get()
+                elif outcome.exception is not None:  # raised in this process: as it always did
+                    raise outcome.exception
+                else:
+                    result = _failed_result(claims[n], work[n], outcome.error,
+                                            executor.describe())
+                bisect.insort(report.claims, result, key=lambda r: position[r.id])
                 if on_claim_done:
                     on_claim_done(result, report)
                 interrupt.checkpoint()
         except KeyboardInterrupt:
             interrupt.settle()  # later presses are only recorded while the caller saves
-            report.interrupt(current)
+            report.interrupt(", ".join(running[n] for n in sorted(running)) or None)
             raise Interrupted(report) from None
     report.finish()
     return report

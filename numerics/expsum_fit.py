@@ -169,10 +169,10 @@ def fit_flint(kernel: Kernel, t: Times, rates: Sequence[int], bits: int,
 
 
 def ls_kappa(t: Times, rates: Sequence[int]) -> Any:
-    """Certified κ₂(A) of the design matrix (a :class:`~recmem.numerics.conditioning.KappaBracket`)."""
+    """Certified κ₂(A) of the design matrix (a :class:`~recmem.numerics.certified.KappaBracket`)."""
     import flint
 
-    from recmem.numerics.conditioning import kappa2
+    from recmem.numerics.certified import kappa2
 
     def build(bits: int) -> Any:
         with flint.ctx.workprec(bits):

@@ -93,7 +93,7 @@ def power_matrix_builder(nodes: Any, powers: Sequence[int], *,
                          transpose: bool = False) -> Callable[[int], Any]:
     """A builder (bits → flint ``acb_mat``) of :func:`power_matrix` for exact ``nodes``
     (:class:`recmem.numerics.nodes.Nodes`), for the certified condition numbers of
-    :mod:`recmem.numerics.conditioning`; ``transpose`` builds the transpose. Domain: that of
+    :mod:`recmem.numerics.certified`; ``transpose`` builds the transpose. Domain: that of
     :func:`power_matrix` (checked here, before any build)."""
     _check_powers(powers)
     if len(nodes) < 1:

@@ -678,7 +678,7 @@ def condition_certified(w: ExactMatrix, *, start_bits: int = 128, max_bits: int 
     """
     import flint
 
-    from recmem.numerics.conditioning import sigma_bracket
+    from recmem.numerics.certified import sigma_bracket
 
     wq = _square_exact(w, "condition_certified")
     if wq.nrows() > CERTIFIED_CONDITION_MAX_N:

@@ -4,7 +4,7 @@ The machinery behind paper O's conditioning claims (§3.1 and App. E.1–E.2: O.
 O.ring-conditioning, O.sparse-conditioning) and reusable by a future ``recmem study`` command:
 
 - grids over factors with pinned, independent seeds per (cell, draw) (:func:`grid`, :func:`draw_seed`);
-- certified singular-value brackets (:func:`recmem.numerics.conditioning.sigma_bracket`);
+- certified singular-value brackets (:func:`recmem.numerics.certified.sigma_bracket`);
 - per-cell distribution summaries (:func:`summarize`) and trend tests: Kendall's τ_b within strata
   combined into a stratified test (:func:`kendall`, :func:`trend_test`), and log-linear fits
   (:func:`loglinear_fit`);
@@ -27,11 +27,11 @@ from typing import Any
 import mpmath
 
 from recmem.numerics import nodes as nd
-from recmem.numerics.conditioning import (
+from recmem.numerics.certified import (
     KappaBracket,
     sigma_bracket,
-    vandermonde_builder,
 )
+from recmem.numerics.condition import vandermonde_sigma
 from recmem.numerics.exact import QQi, dyadic
 
 Row = dict[str, Any]
@@ -471,7 +471,7 @@ def _real_row(cell: Row, nodes: nd.Nodes, exact: bool) -> Row:
         # 2·log₂κ₁ + 3N + 16 instead of failing at 64, 128, … first.
         guess = 2 * math.log2(float(row["kappa1"])) + 3 * n + 16
         start = max(64, 16 * math.ceil(guess / 16))
-    sig = sigma_bracket(vandermonde_builder(nodes, n), start_bits=start)
+    sig = vandermonde_sigma(nodes, n, start_bits=start)
     row.update({"sigma": sig, "kappa": sig.kappa, "log2_kappa": sig.kappa.log2})
     return row
 
@@ -498,7 +498,7 @@ def ring_study(length: int, ns: Sequence[int], r_mins: Sequence[Fraction],
                            keep=lambda c: keep({**c, "L": length})):
         seed_cd = draw_seed(seed, c, d)
         nodes = ring_nodes(int(cell["N"]), cell["r_min"], r_max, seed_cd)
-        sig = sigma_bracket(vandermonde_builder(nodes, length))
+        sig = vandermonde_sigma(nodes, length)
         st.rows.append({**cell, "draw": d, "seed": seed_cd, "nodes": nodes, "k": length,
                         "sigma": sig,
                         "kappa": sig.kappa, "log2_kappa": sig.kappa.log2})

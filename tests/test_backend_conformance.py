@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from recmem.checks.strategies import node_lists
 from recmem.numerics import nodes as nd
 from recmem.numerics.backend import BackendUnavailable, make_backend
-from recmem.numerics.conditioning import exact_matrix_builder, kappa2, vandermonde_builder
+from recmem.numerics.certified import exact_matrix_builder, kappa2, vandermonde_builder
 from recmem.numerics.exact import QQi
 from recmem.numerics.linalg import product_of_differences, unrolled_state
 from recmem.theory import exact_linalg as ex

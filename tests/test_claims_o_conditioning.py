@@ -2,7 +2,7 @@
 (and its Hermitian reading): one statement each (theory/real_nodes.py,
 theory/conditioning_studies.py), its negative controls, one expected verdict per run and per
 low-precision arithmetic; and of the study machinery (numerics/studies.py), the certified
-condition numbers (numerics/conditioning.py, a wide matrix's κ₂ = ∞ included) and the exact
+condition numbers (numerics/certified.py, a wide matrix's κ₂ = ∞ included) and the exact
 real-node theory."""
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ from recmem.checks.verdict import Outcome, Verdict
 from recmem.numerics import nodes as nd
 from recmem.numerics import studies as S
 from recmem.numerics.backend import make_backend
-from recmem.numerics.conditioning import (
+from recmem.numerics.certified import (
     KappaBracket,
     exact_matrix_builder,
     kappa2,
     sigma_bracket,
     vandermonde_builder,
 )
+from recmem.numerics.condition import vandermonde_sigma
 from recmem.numerics.exact import QQi
 from recmem.numerics.haar import haar_rows
 from recmem.theory import real_nodes as rn
@@ -295,8 +296,7 @@ def test_real_illcond_holds_on_its_domain(xs):
     n = len(xs)
     assert rn.kappa1(xs) >= 2 ** (n - 2)
     # and the certified κ₂ respects the bound κ₂ ≥ 2^(n−2)/n
-    k = S.sigma_bracket(S.vandermonde_builder(nd.Nodes("real", values=tuple(QQi(x) for x in xs)),
-                                              n)).kappa
+    k = vandermonde_sigma(nd.Nodes("real", values=tuple(QQi(x) for x in xs)), n).kappa
     assert k.hi >= mpmath.mpf(2 ** (n - 2)) / n
 
 

@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from recmem.numerics import conditioning as cond
+from recmem.numerics import certified as cond
 from recmem.numerics import exact as ex
 from recmem.numerics import functionals as fn
 from recmem.numerics import haar, kernels, linalg, nodes, perturbation, signals, studies

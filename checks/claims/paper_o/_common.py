@@ -7,7 +7,7 @@ from typing import Any
 
 from recmem.checks.claim import Context, Param, at_least, in_unit_interval, parse_fraction
 from recmem.numerics import nodes as nd
-from recmem.numerics.conditioning import KappaBracket, kappa2, vandermonde_builder
+from recmem.numerics.certified import KappaBracket, kappa2, vandermonde_builder
 from recmem.numerics.linalg import power_matrix_builder
 
 

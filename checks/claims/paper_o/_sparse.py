@@ -29,7 +29,7 @@ from recmem.checks import tolerance as tol
 from recmem.checks.claim import Context, Param, at_least
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
-from recmem.numerics.conditioning import KappaBracket, exact_matrix_builder, kappa2
+from recmem.numerics.certified import KappaBracket, exact_matrix_builder, kappa2
 from recmem.numerics.exact import QQi, to_mpc
 from recmem.numerics.haar import haar_basis
 from recmem.numerics.nodes import uniform_draws

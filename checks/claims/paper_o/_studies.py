@@ -24,7 +24,7 @@ from recmem.checks import tolerance as tol
 from recmem.checks.claim import Param, parse_fraction
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
-from recmem.numerics.conditioning import KappaBracket
+from recmem.numerics.certified import KappaBracket
 from recmem.numerics.studies import Row, Study, summarize, trend_test
 from recmem.theory.conditioning_studies import StudyTrends
 

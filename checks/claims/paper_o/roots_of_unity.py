@@ -23,8 +23,8 @@ from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics import nodes as nd
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
-from recmem.numerics.conditioning import kappa2 as certified_kappa2
-from recmem.numerics.conditioning import vandermonde_builder
+from recmem.numerics.certified import kappa2 as certified_kappa2
+from recmem.numerics.certified import vandermonde_builder
 from recmem.numerics.linalg import kappa2
 from recmem.theory.roots_of_unity import RootsOfUnityCondition
 

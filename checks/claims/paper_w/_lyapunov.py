@@ -25,6 +25,7 @@ from recmem.checks import tolerance as tol
 from recmem.checks.claim import Context, Param, at_least, parse_fraction
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
+from recmem.numerics.certified import symmetric_extreme
 
 KINDS = ("nonnormal", "normal", "diagonalizable", "defective")
 C_TOL = 4.0  # the constant c of c·n·κ·u
@@ -595,18 +596,11 @@ MP64 = mpmath.MPContext()
 MP64.prec = 64
 
 
-def _arb_ends(x: Any, bits: int) -> tuple[Any, Any]:
-    """Outward-rounded ends of an ``arb`` as exact mpmath numbers of a :func:`hp` context."""
-    from recmem.numerics.flint_backend import arb_to_mpf
-
-    ctx = hp(bits)
-    mid, rad = arb_to_mpf(x.mid(), ctx), arb_to_mpf(x.rad(), ctx)
-    return _widen(mid - rad, ctx, bits, False), _widen(mid + rad, ctx, bits, True)
-
-
 def ball_value(x: Any, bits: int) -> Value:
     """A flint ``arb`` as a :class:`Value` (outward-rounded ends)."""
-    lo, hi = _arb_ends(x, bits)
+    from recmem.numerics.certified import arb_ends
+
+    lo, hi = arb_ends(x, bits)
     return Value(lo, hi, True, bits)
 
 
@@ -614,53 +608,9 @@ def lmax(p: Any, kind: str, bits: int) -> Value:
     """λ_max of a computed symmetric P: a certified ball (flint: eigenvalue enclosures of every
     matrix in the ball, Rump), or a point value with radius 0 (the caller adds its tolerance)."""
     if kind == "flint":
-        return _ball_extreme(p, bits, largest=True)
+        lo, hi = symmetric_extreme(p, bits, largest=True)
+        return Value(lo, hi, True, bits)
     return Value.point(max(_point_eigs(p, kind, bits)), bits)
-
-
-def _ball_extreme(p: Any, bits: int, largest: bool, use_eig: bool = True) -> Value:
-    """Certified enclosure of λ_max (or λ_min) of the symmetric matrices in the ball ``p``.
-
-    First flint's eigenvalue enclosures (``multiple=True``). When they fail to isolate clustered
-    eigenvalues (normal W gives exactly repeated ones), a bracket instead: X = eigenvectors of the
-    midpoint from mpmath ``eigsy`` at ``bits``; Gershgorin discs of X⁻¹PX (ball arithmetic) contain
-    every eigenvalue, so max_i(Z_ii + R_i) bounds λ_max above; the Rayleigh quotient xᵀPx/xᵀx of the
-    top column (balls) bounds it below (and symmetrically for λ_min).
-    """
-    import flint
-
-    try:
-        if not use_eig:
-            raise ValueError("bracket requested")
-        with flint.ctx.workprec(bits):
-            eigs = flint.acb_mat(p).eig(multiple=True)
-        ends = [_arb_ends(e.real, bits) for e in eigs]
-        pick = max if largest else min
-        return Value(pick(e[0] for e in ends), pick(e[1] for e in ends), True, bits)
-    except ValueError:
-        pass
-    from recmem.numerics.flint_backend import arb_to_mpf
-
-    ctx = mpmath.MPContext()
-    ctx.prec = bits
-    n = p.nrows()
-    mid = ctx.matrix([[arb_to_mpf(p[i, j], ctx) for j in range(n)] for i in range(n)])
-    vals, vecs = ctx.eigsy((mid + mid.T) / 2)
-    k = max(range(n), key=lambda i: vals[i]) if largest else min(range(n), key=lambda i: vals[i])
-    with flint.ctx.workprec(bits):
-        x = flint.arb_mat([[flint.arb(vecs[i, j]) for j in range(n)] for i in range(n)])
-        z = x.inv() * p * x
-        discs = []
-        for i in range(n):
-            rad = sum((abs(z[i, j]) for j in range(n) if j != i), flint.arb(0))
-            discs.append(_arb_ends(z[i, i] + rad, bits) if largest else _arb_ends(z[i, i] - rad, bits))
-        col = flint.arb_mat([[x[i, k]] for i in range(n)])
-        num = (col.transpose() * p * col)[0, 0]
-        den = (col.transpose() * col)[0, 0]
-        ray = _arb_ends(num / den, bits)
-    if largest:
-        return Value(ray[0], max(d[1] for d in discs), True, bits)
-    return Value(min(d[0] for d in discs), ray[1], True, bits)
 
 
 def _point_eigs(p: Any, kind: str, bits: int) -> list[Any]:
@@ -684,7 +634,8 @@ def _point_eigs(p: Any, kind: str, bits: int) -> list[Any]:
 def lmin(p: Any, kind: str, bits: int) -> Value:
     """λ_min of a computed symmetric P (see :func:`lmax`)."""
     if kind == "flint":
-        return _ball_extreme(p, bits, largest=False)
+        lo, hi = symmetric_extreme(p, bits, largest=False)
+        return Value(lo, hi, True, bits)
     return Value.point(min(_point_eigs(p, kind, bits)), bits)
 
 
@@ -693,7 +644,7 @@ def kappa_v(v: Any, kind: str, bits: int, device: str = "cpu") -> Value:
     if kind == "flint":
         import flint
 
-        from recmem.numerics.conditioning import kappa2
+        from recmem.numerics.certified import kappa2
 
         kb = kappa2(lambda b: flint.acb_mat(flint.arb_mat(v)), start_bits=bits)
         return Value(kb.lo, kb.hi, True, kb.bits)

@@ -1,4 +1,9 @@
-"""Condition numbers at high precision, certified where possible.
+"""Certified linear algebra in ball arithmetic: singular values, condition numbers, eigenvalue
+extremes and ball ends — the one module that claims and commands call for certified matrices.
+
+(The float64 route for large Vandermonde matrices, with a priori rounding bounds, is in
+``numerics.float_enclosure`` and ``numerics.vandermonde_enclosure``; ``numerics.condition``
+chooses between them.)
 
 κ₂(A) = σ_max/σ_min is bracketed from certified eigenvalue enclosures of the Hermitian Gram matrix
 AᴴA (python-flint, Rump's algorithm). Forming AᴴA squares κ, so the working precision must exceed
@@ -169,8 +174,12 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
             with flint.ctx.workprec(bits):
                 g = first if bits == start_bits else build(bits)
                 g = g.conjugate().transpose() * g
-                eigs = [e.real for e in g.eig(multiple=True)]
-                trace = sum(eigs, flint.arb(0))
+                trace = sum((g[i, i].real for i in range(g.nrows())), flint.arb(0))
+                try:
+                    eigs = [e.real for e in g.eig(multiple=True)]
+                except ValueError:  # repeated eigenvalues: Gershgorin brackets of the extremes
+                    eigs = [_hull(*symmetric_extreme(g, bits, largest))
+                            for largest in (False, True)]
         except (ValueError, ZeroDivisionError):
             eigs = []
         last = 2 * bits > max_bits
@@ -197,6 +206,18 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
         bits *= 2
 
 
+def _hull(lo: mpmath.mpf, hi: mpmath.mpf) -> Any:
+    """A python-flint ``arb`` containing the interval [lo, hi] of exact mpmath numbers."""
+    import flint
+
+    def exact(x: mpmath.mpf) -> Any:
+        man, exp = mpmath.mpf(x).man_exp
+        with flint.ctx.workprec(max(int(man).bit_length(), 2) + 8):
+            return flint.arb(int(man)) * flint.arb(2) ** int(exp)
+
+    return exact(lo).union(exact(hi))
+
+
 def _wide(a: Any, bits: int) -> SigmaBracket:
     """σ_max, σ_min = 0 and ‖A‖_F of a wide ``acb_mat`` (rows < columns) without eigenvalues.
 
@@ -209,7 +230,7 @@ def _wide(a: Any, bits: int) -> SigmaBracket:
     from recmem.numerics.flint_backend import arb_to_mpf
 
     with flint.ctx.workprec(bits):
-        sq = sum((abs(a[i, j]) ** 2 for i in range(a.nrows()) for j in range(a.ncols())),
+        sq = sum((abs(a[i, j]) * abs(a[i, j]) for i in range(a.nrows()) for j in range(a.ncols())),
                  flint.arb(0))
     ctx = mpmath.MPContext()
     ctx.prec = bits + 16
@@ -219,6 +240,86 @@ def _wide(a: Any, bits: int) -> SigmaBracket:
     smax = (fro[0] / ctx.sqrt(a.nrows()) * (1 - 4 * ctx.eps), fro[1])
     zero = mpmath.mpf(0)
     return SigmaBracket(smax, (zero, zero), fro, bits, True)
+
+
+def arb_ends(x: Any, bits: int) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Outward-rounded ends (lo, hi) of a python-flint ``arb`` as exact mpmath numbers.
+
+    The midpoint and radius are converted exactly in a context of ``bits`` + 64 bits; mid ∓ rad is
+    then moved outwards by |·|·2^−(bits+32), which covers the rounding of those two operations.
+    """
+    from recmem.numerics.flint_backend import arb_to_mpf
+
+    ctx = mpmath.MPContext()
+    ctx.prec = max(bits, 53) + 64
+    mid, rad = arb_to_mpf(x.mid(), ctx), arb_to_mpf(x.rad(), ctx)
+    lo, hi = mid - rad, mid + rad
+    return (lo - abs(lo) * ctx.ldexp(1, -(bits + 32)), hi + abs(hi) * ctx.ldexp(1, -(bits + 32)))
+
+
+def symmetric_extreme(p: Any, bits: int, largest: bool) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """Certified (lo, hi) around λ_max (or λ_min) of every real symmetric (``arb_mat``) or complex
+    Hermitian (``acb_mat``) matrix in the ball matrix ``p``, at ``bits``.
+
+    First flint's eigenvalue enclosures (Rump's method, ``multiple=True``). When they fail to
+    isolate clustered eigenvalues (a normal W, or a Gram matrix with repeated singular values,
+    gives exactly repeated ones), a bracket instead: X = eigenvectors of the midpoint from mpmath
+    (``eigsy``/``eighe``) at ``bits``; the Gershgorin discs of X⁻¹PX (ball arithmetic) contain
+    every eigenvalue, and the eigenvalues are real, so max_i(Re Z_ii + R_i) bounds λ_max above;
+    the Rayleigh quotient xᴴPx/xᴴx of the top column (balls) bounds it below (and symmetrically
+    for λ_min). Domain: a square ball matrix.
+    """
+    import flint
+
+    try:
+        with flint.ctx.workprec(bits):
+            eigs = flint.acb_mat(p).eig(multiple=True)
+        ends = [arb_ends(e.real, bits) for e in eigs]
+        pick = max if largest else min
+        return pick(e[0] for e in ends), pick(e[1] for e in ends)
+    except ValueError:
+        return _gershgorin_extreme(p, bits, largest)
+
+
+def _gershgorin_extreme(p: Any, bits: int, largest: bool) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The bracket of :func:`symmetric_extreme` when eigenvalue enclosures fail."""
+    import flint
+
+    from recmem.numerics.flint_backend import arb_to_mpf
+
+    hermitian = isinstance(p, flint.acb_mat)
+    ctx = mpmath.MPContext()
+    ctx.prec = bits
+    n = p.nrows()
+    if hermitian:
+        mid = ctx.matrix([[ctx.mpc(arb_to_mpf(p[i, j].real, ctx), arb_to_mpf(p[i, j].imag, ctx))
+                           for j in range(n)] for i in range(n)])
+        vals, vecs = ctx.eighe((mid + mid.H) / 2)
+    else:
+        mid = ctx.matrix([[arb_to_mpf(p[i, j], ctx) for j in range(n)] for i in range(n)])
+        vals, vecs = ctx.eigsy((mid + mid.T) / 2)
+    k = max(range(n), key=lambda i: vals[i]) if largest else min(range(n), key=lambda i: vals[i])
+    with flint.ctx.workprec(bits):
+        if hermitian:
+            x = flint.acb_mat([[flint.acb(vecs[i, j].real, vecs[i, j].imag) for j in range(n)]
+                               for i in range(n)])
+        else:
+            x = flint.arb_mat([[flint.arb(vecs[i, j]) for j in range(n)] for i in range(n)])
+        z = x.inv() * p * x
+        discs = []
+        for i in range(n):
+            rad = sum((abs(z[i, j]) for j in range(n) if j != i), flint.arb(0))
+            centre = z[i, i].real if hermitian else z[i, i]
+            discs.append(arb_ends(centre + rad, bits) if largest else arb_ends(centre - rad, bits))
+        col = type(x)([[x[i, k]] for i in range(n)])
+        colh = col.conjugate().transpose() if hermitian else col.transpose()
+        num = (colh * p * col)[0, 0]
+        den = (colh * col)[0, 0]
+        q = num / den
+        ray = arb_ends(q.real if hermitian else q, bits)
+    if largest:
+        return ray[0], max(d[1] for d in discs)
+    return min(d[0] for d in discs), ray[1]
 
 
 def kappa2(build: Callable[[int], Any], *, start_bits: int = 128,
