@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -28,6 +29,7 @@ from recmem.numerics.exact import QQi
 from recmem.numerics.nodes import Nodes
 
 MAX_BITS = 8192
+GERSHGORIN_EARLY_N = 48  # up to this size, failed eigenvalue enclosures go to Gershgorin at once
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,13 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
                 trace = sum((g[i, i].real for i in range(g.nrows())), flint.arb(0))
                 try:
                     eigs = [e.real for e in g.eig(multiple=True)]
-                except ValueError:  # repeated eigenvalues: Gershgorin brackets of the extremes
+                except ValueError:
+                    # Exactly repeated eigenvalues defeat the enclosures at every precision:
+                    # Gershgorin brackets of the two extremes instead. Its mpmath eigenvectors
+                    # cost O(N³) at high precision (44 s at N = 128, 128 bits), so for larger N
+                    # a higher precision is tried first and the brackets only at the last step.
+                    if g.nrows() > GERSHGORIN_EARLY_N and 2 * bits <= max_bits:
+                        raise
                     eigs = [_hull(*symmetric_extreme(g, bits, largest))
                             for largest in (False, True)]
         except (ValueError, ZeroDivisionError):
@@ -206,16 +214,26 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
         bits *= 2
 
 
+def mpf_to_fraction(x: Any) -> Fraction:
+    """A finite mpmath number as the exact rational it is (sign included: mpmath's ``man_exp``
+    drops the sign, so the raw ``_mpf_`` tuple is read). ValueError for inf or nan."""
+    sign, man, exp, _ = mpmath.mpf(x)._mpf_ if not isinstance(x, mpmath.mpf) else x._mpf_
+    if not man and exp:  # mpmath's special values (inf, nan) have man = 0 and exp ≠ 0
+        raise ValueError(f"not a finite number: {x}")
+    v = Fraction(int(man)) * (Fraction(2) ** int(exp))
+    return -v if sign else v
+
+
 def _hull(lo: mpmath.mpf, hi: mpmath.mpf) -> Any:
     """A python-flint ``arb`` containing the interval [lo, hi] of exact mpmath numbers."""
     import flint
 
     def exact(x: mpmath.mpf) -> Any:
-        man, exp = mpmath.mpf(x).man_exp
-        with flint.ctx.workprec(max(int(man).bit_length(), 2) + 8):
-            return flint.arb(int(man)) * flint.arb(2) ** int(exp)
+        q = mpf_to_fraction(x)
+        return flint.arb(flint.fmpq(q.numerator, q.denominator)) if q else flint.arb(0)
 
-    return exact(lo).union(exact(hi))
+    with flint.ctx.workprec(max(lo.context.prec, hi.context.prec, 53) + 64):
+        return exact(lo).union(exact(hi))
 
 
 def _wide(a: Any, bits: int) -> SigmaBracket:

@@ -226,10 +226,9 @@ def _dense(nodes: Any, point: Point) -> _Result:
 
 def _q(x: Any) -> Fraction:
     """An mpmath number (finite) as an exact rational."""
-    import mpmath
+    from recmem.numerics.certified import mpf_to_fraction
 
-    m, e = mpmath.mpf(x).man_exp
-    return Fraction(int(m)) * Fraction(2) ** int(e)
+    return mpf_to_fraction(x)
 
 
 def _dense_inverse(nodes: Any, point: Point, bits: int) -> _Result:

@@ -15,11 +15,12 @@ exceeds 1 and nothing overflows; the rows are then brought to one exponent by ex
 Each ball becomes a float64 entry m̃ (``complex(ball)``: a faithful rounding of the midpoint m) and
 an error bound err ≥ |true − m̃|:
 
-    |true − m̃| ≤ r + |m − m̃| ≤ r·(1 + 2⁻⁴⁰) + 2⁻⁵¹·(|Re m̃| + |Im m̃|) + 4η,
+    |true − m̃| ≤ r + |m − m̃| ≤ r·(1 + 2⁻²⁰) + 2⁻⁵¹·(|Re m̃| + |Im m̃|) + 4η,
 
-where r·(1 + 2⁻⁴⁰) covers rounding the radius to float64 (the radius is itself an arb ball of
-relative width < 2⁻⁴⁰), 2⁻⁵¹·|m̃| ≥ one ulp of each component (faithful rounding errs by < 1 ulp,
-and |m| ≤ |m̃|(1 + 2⁻⁵²)), and 4η (η = 2⁻¹⁰⁷⁴) covers subnormal results, including those of the
+where r·(1 + 2⁻²⁰) covers rounding the radius to float64 (to nearest) and the width of the
+radius ball python-flint returns (arb radii carry 30-bit mantissas, so it is below 2⁻²⁹),
+2⁻⁵¹·|m̃| ≥ one ulp of each component (faithful rounding errs by < 1 ulp, and
+|m| ≤ |m̃|(1 + 2⁻⁵²)), and 4η (η = 2⁻¹⁰⁷⁴) covers subnormal results, including those of the
 power-of-two rescaling of the rows. Where a P′(λ_i) ball contains 0, the nodes are not separated at
 this precision and no enclosure is returned (the caller raises the precision).
 
@@ -48,12 +49,26 @@ import numpy as np
 from recmem.numerics.float_enclosure import SQRT2_UP, FloatEnclosure, gamma
 from recmem.numerics.nodes import Nodes
 
-RADIUS_SLACK = 1 + 2.0**-40
+RADIUS_SLACK = 1 + 2.0**-20
 CONVERSION = 2.0**-51
 TINY = 4 * 2.0**-1074
 # A ball stage is good enough once its radii are this small relative to the entries they enclose:
 # then the float64 rounding (2⁻⁵¹), not the precision, limits the enclosure.
 RADIUS_TARGET = 2.0**-60
+
+
+SMALL_ROW = 2.0**-900
+
+
+def _log2_max(cs: list[Any]) -> int | None:
+    """⌊log₂ max |c|⌋ over balls ``cs`` (by the midpoints' exponents), None when all are 0."""
+    best = None
+    for c in cs:
+        man, exp = abs(c).mid().man_exp()
+        if man:
+            k = int(man).bit_length() + int(exp) - 1
+            best = k if best is None else max(best, k)
+    return best
 
 
 class NotSeparated(ValueError):
@@ -103,7 +118,16 @@ def inverse_enclosure(nodes: Nodes, bits: int) -> tuple[FloatEnclosure, float]:
             cs = row.coeffs()
             cs += [flint.acb(0)] * (n - len(cs))
             m = np.array([complex(c) for c in cs])
-            r = np.array([_upper(c.rad()) for c in cs])
+            if not np.max(np.abs(m)) >= SMALL_ROW:
+                # Gautschi's bound overestimates this row by more than 2^900 (large N): rescale
+                # it by its own largest modulus so that its entries keep their bits in float64
+                k = _log2_max(cs)
+                if k is not None:
+                    e += k
+                    cs = [c * flint.arb(2) ** (-k) for c in cs]
+                    m = np.array([complex(c) for c in cs])
+            # float(rad) rounds to nearest and the radius ball is < 2⁻²⁹ wide: RADIUS_SLACK covers
+            r = np.array([float(c.rad()) for c in cs]) * RADIUS_SLACK
             mids[i] = m
             errs[i] = r + CONVERSION * (np.abs(m.real) + np.abs(m.imag)) + TINY
             exps[i] = e

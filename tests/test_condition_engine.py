@@ -183,3 +183,31 @@ def test_timestamp_horizon_float64_below_high_precision() -> None:
     assert row["min_horizon_float64"] < row["min_horizon_highprec"]
     # |λ₀| = 1/2: z = λ₀^k cancels below u = 2^−53 after about 53 steps in float64
     assert 40 <= row["min_horizon_float64"] <= 60
+
+
+def test_gram_route_never_certifies_a_wrong_kappa() -> None:
+    """Regression: when eigenvalue enclosures fail, the Gershgorin brackets of the extremes must
+    keep their signs (mpmath's ``man_exp`` drops the sign of a negative end, which once made a
+    bracket [−3.6e−17, 4.9e−20] of λ_min look positive and certified a κ₂ 10⁸ times too small)."""
+    from recmem.numerics import nodes as nd
+    from recmem.numerics.certified import sigma_bracket, vandermonde_builder
+
+    for n in (10, 24, 40):
+        nodes = nd.ring(n, Fraction(9, 10), Fraction(1), 1)
+        truth = kappa("ring:9/10:1", n, seed=1)
+        for bits in (24, 48, 64, 96):
+            k = sigma_bracket(vandermonde_builder(nodes, n), start_bits=bits, max_bits=bits).kappa
+            if k.certified:
+                assert k.lo <= mpmath.mpf(truth["upper"]) and mpmath.mpf(truth["lower"]) <= k.hi
+
+
+def test_hull_keeps_the_sign_of_its_ends() -> None:
+    import flint
+
+    from recmem.numerics.certified import _hull, mpf_to_fraction
+
+    ctx = mpmath.MPContext()
+    ctx.prec = 200
+    h = _hull(ctx.mpf("-3.5792e-17"), ctx.mpf("4.8884e-20"))
+    assert h.contains(0) and h.contains(flint.arb("-3.5e-17"))
+    assert mpf_to_fraction(mpmath.mpf(-3.5)) == Fraction(-7, 2)
