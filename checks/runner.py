@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import os
 import pickle
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from recmem.checks import execution, interrupt, registry
@@ -211,10 +213,60 @@ def run_claim_job(job: ClaimJob) -> ClaimResult:
     ctx = Context(job.params, seed=job.seed, precision_bits=job.precision,
                   search_examples=job.search_examples, statement=claim.statement)
     if not job.portable:
-        return run_claim(claim, ctx, job.backends, controls=job.controls)
-    with _hypothesis_files_in_home():
+        with _search_constants_pinned():
+            return run_claim(claim, ctx, job.backends, controls=job.controls)
+    with _hypothesis_files_in_home(), _search_constants_pinned():
         result = run_claim(claim, ctx, job.backends, controls=job.controls)
     return _picklable(result)
+
+
+@functools.cache
+def _recmem_constants() -> Any:
+    """The literals Hypothesis would collect from every recmem source file (its own parser and
+    limits), each file once, in a fixed order."""
+    from hypothesis.internal.constants_ast import Constants, _constants_from_source
+
+    import recmem.checks
+    import recmem.numerics
+    import recmem.theory
+
+    pool = Constants()
+    for package in (recmem.theory, recmem.numerics, recmem.checks):
+        for folder in sorted(package.__path__):
+            for path in sorted(Path(folder).rglob("*.py")):
+                with contextlib.suppress(OSError, SyntaxError, ValueError):
+                    pool |= _constants_from_source(path.read_bytes(), limit=True)
+    return pool
+
+
+@contextlib.contextmanager
+def _search_constants_pinned() -> Iterator[None]:
+    """While a claim runs, Hypothesis's pool of "local constants" is recmem's own, whatever the
+    process has imported.
+
+    Hypothesis mixes into its draws literals from the source of every *local* (not installed)
+    module loaded so far, so with an editable install a search's instances depend on which
+    modules the process happened to import before it: on the claims run earlier in the same
+    process, on the command line's own modules, on pytest's. A claim run in a worker process
+    would then draw other instances than in a serial run. With the pool fixed (every recmem
+    source file's literals) the draws depend on the claim, its seed and recmem's source only.
+    Relies on Hypothesis internals; where they are missing, the pool is left as it is."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import _constants_from_source  # noqa: F401
+
+        original = providers._get_local_constants
+        cache = providers.CONSTANTS_CACHE.cache
+    except (ImportError, AttributeError):
+        yield
+        return
+    providers._get_local_constants = _recmem_constants  # read when a search first needs it
+    cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.clear()
 
 
 @contextlib.contextmanager

@@ -318,6 +318,7 @@ def _gershgorin_extreme(p: Any, bits: int, largest: bool) -> tuple[mpmath.mpf, m
         vals, vecs = ctx.eigsy((mid + mid.T) / 2)
     k = max(range(n), key=lambda i: vals[i]) if largest else min(range(n), key=lambda i: vals[i])
     with flint.ctx.workprec(bits):
+        x: Any
         if hermitian:
             x = flint.acb_mat([[flint.acb(vecs[i, j].real, vecs[i, j].imag) for j in range(n)]
                                for i in range(n)])

@@ -192,10 +192,10 @@ def test_gram_route_never_certifies_a_wrong_kappa() -> None:
     from recmem.numerics import nodes as nd
     from recmem.numerics.certified import sigma_bracket, vandermonde_builder
 
-    for n in (10, 24, 40):
+    for n in (10, 24):
         nodes = nd.ring(n, Fraction(9, 10), Fraction(1), 1)
         truth = kappa("ring:9/10:1", n, seed=1)
-        for bits in (24, 48, 64, 96):
+        for bits in (24, 48, 64):
             k = sigma_bracket(vandermonde_builder(nodes, n), start_bits=bits, max_bits=bits).kappa
             if k.certified:
                 assert k.lo <= mpmath.mpf(truth["upper"]) and mpmath.mpf(truth["lower"]) <= k.hi

@@ -1,0 +1,815 @@
+"""``recmem condition``: certified condition numbers of paper O's Vandermonde matrices, swept over
+node families, sizes, seeds and precisions, with every finished point kept at once.
+
+The numbers come from the engine :mod:`recmem.numerics.condition` (one :func:`compute` call per
+point); this module is the sweep around it: the grid of points from the command line, the store
+(:mod:`recmem.checks.sweep_store`) that makes a sweep resumable, the parallel execution
+(:mod:`recmem.checks.execution`), the progress display, the results table, the exports and the
+plot (:mod:`recmem.checks.condition_plot`). docs/CONDITION.md is the user's guide.
+
+Testing hook: ``RECMEM_CONDITION_ENGINE=MODULE`` replaces the engine by any importable module
+with the same ``Point`` / ``compute`` (and optional ``validate``) surface. The tests use it to
+exercise storing, resuming and exporting with a fast, controllable engine; the name travels with
+each task, so worker processes resolve the same module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from recmem.checks.argtypes import int_between, output_path
+from recmem.checks.execution import ItemResult
+from recmem.checks.sweep_store import STORE_NAME, PointKey, StoreError
+
+ENGINE_ENV = "RECMEM_CONDITION_ENGINE"
+DEFAULT_ENGINE = "recmem.numerics.condition"
+DEFAULT_OUT = "recmem-condition"
+QUANTITIES = ("kappa", "sigma", "reconstruct", "timestamp")
+NORMS = ("2", "1", "inf", "fro")
+# the engine's routes (recmem.numerics.condition.BACKENDS) and the one alias the issue names
+BACKENDS = ("auto", "dense", "float64")
+BACKEND_ALIASES = {"numpy": "float64"}
+MIN_BITS, MAX_BITS = 2, 65536
+MAX_DIGITS = 30
+MAX_SEEDS = 1_000_000
+MAX_POINTS = 1_000_000  # a grid larger than this is a typo more likely than a plan
+PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
+EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+# the width of the results table's console when stdout is not a terminal
+TABLE_WIDTH = 160
+
+FAMILY_HELP = """\
+FAMILY forms (--nodes; repeat --nodes for several families in one sweep):
+  ring:RMIN:RMAX      random nodes of paper O's Lemma 6, RMIN ≤ |λ| ≤ RMAX (random: --seeds)
+  roots-of-unity      the N-th roots of unity (κ₂ = 1 for L ≤ N)
+  circle:R            N equispaced nodes on the circle |λ| = R
+  equispaced:A:B      N equispaced real nodes in [A, B]
+  chebyshev:A:B       N Chebyshev nodes in [A, B]
+  real-uniform:A:B    random uniform real nodes in [A, B] (random: --seeds)
+  vandercorput        van der Corput points on the unit circle
+  file:PATH           nodes read from PATH (docs/CONDITION.md gives the format)
+
+Sizes (--rows, --cols): N, a list N1,N2,..., a range A..B or a stepped range A..B:S.
+Without --cols every size N gives an N×N matrix; with --cols the sweep is every rows × cols pair.
+
+Every finished point is stored at once in --out (condition.sqlite); the same command run again
+skips the stored points, so an interrupted or killed sweep resumes where it stopped (--redo
+recomputes). --csv, --json and --plot are written from the store, so on a finished sweep they
+only redraw.
+
+Exit status: 0 every point done, certified to --digits, no overlay bound violated; 1 a bound
+violated (VIOLATED, printed loudly), a point not certified to --digits, or a point without a
+result (refused by the engine or failed); 2 bad usage (one line, before any work; also when the
+engine refuses every point of the sweep); 130 interrupted (the finished points are kept)."""
+
+
+class ConditionUsageError(ValueError):
+    """A bad option or sweep: the command prints its message on one line and exits with 2."""
+
+
+# -- argument types ---------------------------------------------------------------------------------
+
+class Sizes(NamedTuple):
+    """A parsed size option: the text as given and the sizes it names."""
+
+    text: str
+    values: tuple[int, ...]
+
+
+def _type_error(exc: Exception) -> argparse.ArgumentTypeError:
+    text = str(exc).strip().splitlines()
+    return argparse.ArgumentTypeError(text[0] if text else type(exc).__name__)
+
+
+def family(text: str) -> Any:
+    """A node family (``recmem.numerics.node_families.parse_family``)."""
+    from recmem.numerics.node_families import parse_family
+
+    try:
+        return parse_family(text)
+    except ValueError as exc:
+        raise _type_error(exc) from None
+
+
+def sizes(text: str) -> Sizes:
+    """Sizes (``recmem.numerics.node_families.parse_sizes``): ``8``, ``8,16``, ``8..64``,
+    ``8..64:8``."""
+    from recmem.numerics.node_families import parse_sizes
+
+    try:
+        values = parse_sizes(text)
+    except ValueError as exc:
+        raise _type_error(exc) from None
+    if not values:
+        raise argparse.ArgumentTypeError(f"{text!r} names no size")
+    return Sizes(text, tuple(values))
+
+
+def precisions(text: str) -> tuple[int | None, ...]:
+    """A comma-separated list of working precisions: ``auto`` (escalation) or bits in
+    2 … 65536."""
+    out: list[int | None] = []
+    for item in (part.strip() for part in text.split(",")):
+        if item.lower() == "auto":
+            out.append(None)
+            continue
+        try:
+            bits = int(item)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected bits ({MIN_BITS} … {MAX_BITS}) or auto, got {item!r}") from None
+        if not MIN_BITS <= bits <= MAX_BITS:
+            raise argparse.ArgumentTypeError(
+                f"precision must be between {MIN_BITS} and {MAX_BITS} bits, got {bits}")
+        out.append(bits)
+    return tuple(dict.fromkeys(out))
+
+
+def backend(text: str) -> str:
+    """An engine route: auto, dense, float64 (alias numpy)."""
+    name = BACKEND_ALIASES.get(text.lower(), text.lower())
+    if name not in BACKENDS:
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join((*BACKENDS, *BACKEND_ALIASES))}, got {text!r}")
+    return name
+
+
+def jobs(text: str) -> int:
+    """A number of parallel jobs (``recmem.checks.execution.parse_jobs``: ≥ 1, or ``auto``)."""
+    from recmem.checks.execution import parse_jobs
+
+    try:
+        return parse_jobs(text)
+    except ValueError as exc:
+        raise _type_error(exc) from None
+
+
+def out_dir(text: str) -> Path:
+    """The sweep's folder: an existing writable folder, or one that can be created."""
+    from recmem.checks.outputs import OutputPathError, check_output_path
+
+    p = Path(text)
+    if p.exists() and not p.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: exists and is not a directory")
+    try:
+        check_output_path(p / STORE_NAME, "--out")
+    except OutputPathError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--out ")) from None
+    return p
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``recmem condition`` on the subparsers ``sub`` of the ``recmem`` parser."""
+    p = sub.add_parser(
+        "condition", help="certified condition numbers of Vandermonde matrices over node families",
+        description="Sweep node families, sizes, seeds and precisions and compute, for each point, "
+                    "a certified bracket of the condition number (or singular values) of paper O's "
+                    "Vandermonde matrix V, with numpy's float64 value beside it and the proved "
+                    "bounds that apply. Every point is stored as it finishes (--out), so a sweep "
+                    "resumes where it stopped.",
+        epilog=FAMILY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--nodes", type=family, action="append", required=True, metavar="FAMILY",
+                   help="node family (see below); repeat for several")
+    p.add_argument("--rows", type=sizes, required=True, metavar="N[,N...]",
+                   help="numbers of nodes N (rows of V): 8, 8,16,32, 8..64 or 8..64:8")
+    p.add_argument("--cols", type=sizes, default=None, metavar="L[,L...]",
+                   help="numbers of columns L (powers λ⁰ … λ^(L−1)); default: L = N for each N; "
+                        "given, the sweep is every rows × cols pair")
+    p.add_argument("--precision", type=precisions, default=(None,), metavar="BITS[,BITS...]",
+                   help=f"working precision in bits, {MIN_BITS} … {MAX_BITS}, or auto; a list "
+                        "sweeps them (default auto: escalate until --digits are certified)")
+    p.add_argument("--norm", choices=NORMS, default="2", help="norm of κ (default 2)")
+    p.add_argument("--seeds", type=int_between(1, MAX_SEEDS, "a number of seeds"), default=1,
+                   metavar="K", help="seeds 0 … K−1 of each random family (default 1); "
+                                     "deterministic families have one point per size")
+    p.add_argument("--quantity", choices=QUANTITIES, default="kappa",
+                   help="kappa (the condition number, default), sigma (σ_max and σ_min too), "
+                        "reconstruct, timestamp")
+    p.add_argument("--digits", type=int_between(1, MAX_DIGITS, "a number of digits"), default=3,
+                   metavar="D", help=f"significant digits to certify, 1 … {MAX_DIGITS} (default 3)")
+    p.add_argument("--backend", type=backend, default="auto", metavar="SPEC",
+                   help="auto (structured O(N²) route for square V, default), dense (O(N³) "
+                        "cross-check, small N), float64 or numpy (numpy only: values, never "
+                        "certified)")
+    p.add_argument("--jobs", type=jobs, default=1, metavar="J",
+                   help="points computed at once in J local worker processes, or auto (one per "
+                        "CPU) (default 1: in this process)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="run the points on a Dask cluster (scheduler address, e.g. "
+                        "tcp://host:8786); see docs/CONDITION.md")
+    p.add_argument("--out", type=out_dir, default=Path(DEFAULT_OUT), metavar="DIR",
+                   help=f"the sweep's folder: its store condition.sqlite (default ./{DEFAULT_OUT})")
+    p.add_argument("--redo", action="store_true",
+                   help="recompute every point of the sweep, replacing stored ones")
+    p.add_argument("--json", type=output_path("--json"), default=None, metavar="PATH",
+                   help="write this sweep's points (from the store) as JSON")
+    p.add_argument("--csv", type=output_path("--csv"), default=None, metavar="PATH",
+                   help="write this sweep's points (from the store) as CSV")
+    p.add_argument("--plot", type=output_path("--plot", PLOT_FORMATS), default=None,
+                   metavar="PATH", help="draw log₁₀ of the quantity against N (PNG, or the format "
+                                        "of the suffix); needs matplotlib")
+    p.add_argument("--quiet", action="store_true", help="no progress display or per-point lines")
+
+
+# -- the sweep --------------------------------------------------------------------------------------
+
+@dataclass
+class Sweep:
+    """The points a command names, in the order they run, and what was said about them."""
+
+    keys: list[PointKey]
+    settings: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+def plan(args: argparse.Namespace) -> Sweep:
+    """The sweep of ``args``: families × precisions × sizes × seeds, duplicates removed;
+    :class:`ConditionUsageError` beyond :data:`MAX_POINTS` points."""
+    families = list({f.spec: f for f in args.nodes}.values())  # 0.9 and 9/10: one family
+    specs = [f.spec for f in families]
+    rows = sorted(set(args.rows.values))
+    if args.cols is None:
+        shapes = [(n, n) for n in rows]
+    else:
+        shapes = [(n, m) for n in rows for m in sorted(set(args.cols.values))]
+    notes = []
+    if args.seeds > 1:
+        fixed = [f.spec for f in families if not f.random]
+        if fixed:
+            notes.append(f"{', '.join(fixed)}: deterministic, so one point per size (seed 0); "
+                         f"--seeds {args.seeds} applies to random families only")
+    count = sum(args.seeds if f.random else 1 for f in families) * len(args.precision) * len(shapes)
+    if count > MAX_POINTS:
+        raise ConditionUsageError(f"the sweep has {count} points, more than {MAX_POINTS}: split it "
+                                  "(same --out) or use fewer sizes, seeds or precisions")
+    keys: dict[PointKey, None] = {}
+    for fam in families:
+        seeds = range(args.seeds) if fam.random else range(1)
+        for bits in args.precision:
+            for n, m in shapes:
+                for s in seeds:
+                    keys[PointKey(family=fam.spec, quantity=args.quantity, norm=args.norm,
+                                  digits=args.digits, backend=args.backend, precision=bits,
+                                  rows=n, cols=m, seed=s)] = None
+    settings = {"families": specs, "rows": args.rows.text,
+                "cols": None if args.cols is None else args.cols.text,
+                "pairing": "N×N" if args.cols is None else "rows × cols",
+                "precision": list(args.precision), "norm": args.norm, "quantity": args.quantity,
+                "digits": args.digits, "seeds": args.seeds, "backend": args.backend,
+                "points": len(keys)}
+    return Sweep(list(keys), settings, notes)
+
+
+def engine_name() -> str:
+    """The engine module's name (``RECMEM_CONDITION_ENGINE`` or the numeric engine)."""
+    return os.environ.get(ENGINE_ENV) or DEFAULT_ENGINE
+
+
+def load_engine(name: str) -> ModuleType:
+    """The engine module; :class:`ConditionUsageError` when it cannot be imported or lacks
+    ``Point`` and ``compute``."""
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:
+        raise ConditionUsageError(f"cannot import the engine {name}: {exc}") from None
+    missing = [a for a in ("Point", "compute") if not hasattr(module, a)]
+    if missing:
+        raise ConditionUsageError(f"the engine {name} lacks {', '.join(missing)}")
+    return module
+
+
+def engine_point(module: ModuleType, key: PointKey) -> Any:
+    """The engine's ``Point`` for ``key`` (``backend`` only when the engine's point has one)."""
+    import dataclasses
+
+    kwargs: dict[str, Any] = {"family": key.family, "rows": key.rows, "cols": key.cols,
+                              "seed": key.seed, "precision": key.precision, "norm": key.norm,
+                              "quantity": key.quantity, "digits": key.digits}
+    names = {f.name for f in dataclasses.fields(module.Point)}
+    if "backend" in names:
+        kwargs["backend"] = key.backend
+    elif key.backend != "auto":
+        raise ConditionUsageError(f"the engine {module.__name__} has no --backend choice")
+    return module.Point(**kwargs)
+
+
+@dataclass(frozen=True)
+class PointTask:
+    """The function each worker runs: one point through the engine, as an outcome dict that
+    never raises (``status`` ok with ``row``, refused with ``message`` for the engine's
+    ValueError, error with ``message`` and ``traceback``). Picklable: the engine travels by name."""
+
+    engine: str
+
+    def __call__(self, key: PointKey) -> dict[str, Any]:
+        started = time.perf_counter()
+        try:
+            module = importlib.import_module(self.engine)
+            row = module.compute(engine_point(module, key))
+        except ValueError as exc:
+            return {"status": "refused", "message": _one_line(exc)}
+        except Exception as exc:  # an engine bug or a resource limit: reported, the sweep goes on
+            return {"status": "error", "message": f"{type(exc).__name__}: {_one_line(exc)}",
+                    "traceback": traceback.format_exc(),
+                    "seconds": time.perf_counter() - started}
+        return {"status": "ok", "row": row}
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def check_executor(jobs: int, cluster: str | None) -> None:
+    """Refuse a bad ``--jobs`` / ``--cluster`` pair or address before any work (nothing starts)."""
+    from recmem.checks.execution import make_executor
+
+    try:
+        make_executor(jobs, cluster)
+    except ImportError as exc:
+        raise ConditionUsageError(f"--cluster needs dask.distributed ({_one_line(exc)}); "
+                                  "pip install 'dask[distributed]'") from None
+    except ValueError as exc:
+        raise ConditionUsageError(_one_line(exc)) from None
+
+
+def _start_executor(jobs: int, cluster: str | None, stack: contextlib.ExitStack) -> Any:
+    """The executor of :func:`recmem.checks.execution.make_executor`, started and entered on
+    ``stack`` (so that however the sweep ends, pending points are cancelled and workers stop);
+    :class:`ConditionUsageError` when a cluster cannot be reached."""
+    from recmem.checks.execution import make_executor
+
+    try:
+        return stack.enter_context(make_executor(jobs, cluster))
+    except ImportError as exc:
+        raise ConditionUsageError(f"--cluster needs dask.distributed ({_one_line(exc)})") from None
+    except (OSError, ValueError) as exc:  # ClusterUnavailable is a ValueError
+        raise ConditionUsageError(_one_line(exc)) from None
+
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Ctrl-C during the block (a store write) is held until the block ends, then raised: a
+    point whose result arrived is never lost to an interrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
+
+
+# -- presentation -----------------------------------------------------------------------------------
+
+def symbol(quantity: str, norm: str) -> str:
+    """How a row's ``value`` is written: κ₂, κ₁, κ∞ or κ_F (also for ``sigma``, whose rows carry
+    κ as the value and σ_max, σ_min beside it), or the quantity's name."""
+    if quantity in ("kappa", "sigma"):
+        return "κ" + {"2": "₂", "1": "₁", "inf": "∞", "fro": "_F"}[norm]
+    return {"reconstruct": "reconstruction error", "timestamp": "timestamp error"}.get(
+        quantity, quantity)
+
+
+def significant(text: Any, digits: int, rounding: str = ROUND_HALF_EVEN) -> str:
+    """A decimal string with ``digits`` significant digits (``rounding`` ROUND_FLOOR /
+    ROUND_CEILING keep a bracket outward); values beyond the float range stay exact."""
+    if text is None:
+        return "—"
+    try:
+        d = Decimal(str(text))
+    except InvalidOperation:
+        return str(text)
+    if d.is_nan():
+        return "nan"
+    if d.is_infinite():
+        return "∞" if d > 0 else "−∞"
+    if d == 0:
+        return "0"
+    ctx = Context(prec=digits, rounding=rounding, Emax=999_999_999, Emin=-999_999_999)
+    r = ctx.plus(d)
+    exp = r.adjusted()
+    if -3 <= exp < digits:  # plain notation when it shows exactly the significant digits
+        return str(r.quantize(Decimal(1).scaleb(exp - digits + 1), context=ctx))
+    mantissa = r.scaleb(-exp, ctx).quantize(Decimal(1).scaleb(1 - digits), context=ctx)
+    return f"{mantissa}e{exp:+d}"
+
+
+def where(key: PointKey, random: bool | None = None) -> str:
+    """A point in words: family, sizes, seed (for random families) and precision."""
+    seed = "" if random is False else f" seed {key.seed}"
+    bits = "" if key.precision is None else f" @{key.precision} bits"
+    return f"{key.family} N={key.rows} L={key.cols}{seed}{bits}"
+
+
+def bracket(row: dict[str, Any], digits: int, prefix: str = "") -> str:
+    """``[lower, upper]`` (of ``prefix``, e.g. ``sigma_min_``) rounded outward to ``digits`` + 1
+    significant digits."""
+    lo, hi = row.get(f"{prefix}lower"), row.get(f"{prefix}upper")
+    if lo is None and hi is None:
+        return "—"
+    return (f"[{significant(lo, digits + 1, ROUND_FLOOR)}, "
+            f"{significant(hi, digits + 1, ROUND_CEILING)}]")
+
+
+def uncertified(key: PointKey, row: dict[str, Any]) -> bool:
+    """Whether a point misses its requested digits: the engine's ``certified`` is false (it
+    compares the digits it certified with the point's ``digits``). float64 points certify
+    nothing by design and are never counted."""
+    if key.backend == "float64":
+        return False
+    return not row.get("certified")
+
+
+def violations(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The overlay bounds the measured bracket contradicts."""
+    return [o for o in row.get("overlays") or [] if o.get("holds") is False]
+
+
+def _or_dash(value: Any) -> str:
+    return "—" if value is None else str(value)
+
+
+def _float64(row: dict[str, Any], digits: int) -> str:
+    v = row.get("float64")
+    if v is None:
+        return "inf/nan"
+    return significant(repr(float(v)), digits)
+
+
+TABLE_COLUMNS = ("family", "N", "L", "seed", "bits", "value", "bracket", "certified", "float64",
+                 "digits")
+RIGHT_ALIGNED = ("N", "L", "seed", "bits", "value", "float64", "digits")
+# brackets of --quantity sigma, shown when the rows have them
+SIGMA_COLUMNS = {"sigma_max": "σ_max", "sigma_min": "σ_min"}
+
+
+def _table(keys: list[PointKey], rows: dict[PointKey, dict[str, Any]], random: dict[str, bool],
+           title: str) -> Any:
+    """The results table. Nothing is cut: every column keeps the width of its widest cell,
+    except the bracket and certified columns, which may wrap at their spaces on a narrow
+    terminal (a table wider than the terminal wraps as text)."""
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    sigmas = [s for s in SIGMA_COLUMNS if any(f"{s}_lower" in r for r in rows.values())]
+    cells: list[list[str]] = []
+    for key in keys:
+        row = rows.get(key)
+        seed = str(key.seed) if random.get(key.family, True) else "—"
+        if row is None:
+            cells.append([escape(key.family), str(key.rows), str(key.cols), seed, "",
+                          "[dim]no result[/]", "", "", "", ""] + ["" for _ in sigmas])
+            continue
+        if key.backend == "float64":
+            cert = "[dim]float64 only[/]"
+        elif uncertified(key, row):
+            cert = "[bold yellow]NO[/]"
+        else:
+            cert = "[green]yes[/]"
+        if violations(row):
+            cert += " [bold red]VIOLATED[/]"
+        bits = row.get("precision_used")
+        cells.append([escape(key.family), str(key.rows), str(key.cols), seed,
+                      "—" if bits is None else str(bits), significant(row.get("value"), key.digits),
+                      bracket(row, key.digits), cert, _float64(row, key.digits),
+                      f"{_or_dash(row.get('digits_certified'))}/{key.digits}"]
+                     + [bracket(row, key.digits, f"{s}_") for s in sigmas])
+    t = Table(title=title)
+    for i, col in enumerate((*TABLE_COLUMNS, *(SIGMA_COLUMNS[s] for s in sigmas))):
+        wraps = col in ("bracket", "certified", *SIGMA_COLUMNS.values())
+        texts = [Text.from_markup(c[i]).plain for c in cells]
+        words = [w for text in texts for w in text.split()] if wraps else texts
+        width = max([len(col), *(len(w) for w in words)])
+        t.add_column(col, justify="right" if col in RIGHT_ALIGNED else "left",
+                     no_wrap=not wraps, min_width=width)
+    for c in cells:
+        t.add_row(*c)
+    return t
+
+
+def _point_line(done: int, total: int, key: PointKey, outcome: dict[str, Any], random: bool,
+                sym: str) -> str:
+    head = f"[{done}/{total}] {where(key, random)}: "
+    if outcome["status"] == "refused":
+        return head + f"refused: {outcome['message']}"
+    if outcome["status"] == "error":
+        return head + f"failed: {outcome['message']}"
+    row = outcome["row"]
+    cert = ("float64 only" if key.backend == "float64" else
+            "certified" if not uncertified(key, row) else
+            f"NOT certified to {key.digits} digits ({_or_dash(row.get('digits_certified'))})")
+    bits = row.get("precision_used")
+    return (head + f"{sym} = {significant(row.get('value'), key.digits)} ∈ "
+            f"{bracket(row, key.digits)} {cert}" + (f", {bits} bits" if bits else "")
+            + f" ({float(row.get('seconds') or 0):.2f} s)")
+
+
+# -- the command ------------------------------------------------------------------------------------
+
+@dataclass
+class _Outcomes:
+    refused: dict[PointKey, str] = field(default_factory=dict)
+    failed: dict[PointKey, dict[str, Any]] = field(default_factory=dict)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``recmem condition``: the exit status (docs/CONDITION.md); :class:`ConditionUsageError`
+    for bad usage, raised before any work."""
+    from recmem.checks.sweep_store import SweepStore
+
+    if args.plot:
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:
+            raise ConditionUsageError("--plot needs matplotlib (pip install 'recmem[plot]')")
+    check_executor(args.jobs, args.cluster)
+    sweep = plan(args)
+    engine = load_engine(engine_name())
+    refused = _validate(engine, sweep.keys)
+    if refused and len(refused) == len(sweep.keys):
+        raise ConditionUsageError(_refusal_summary(refused, len(sweep.keys)))
+    fresh = not (args.out / STORE_NAME).exists()
+    try:
+        store = SweepStore(args.out)
+    except StoreError as exc:
+        raise ConditionUsageError(str(exc)) from None
+    unused = False
+    try:
+        with store:
+            try:
+                return _sweep(args, sweep, store, engine.__name__, refused)
+            except ConditionUsageError:
+                unused = fresh and not store.sweeps()
+                raise
+    finally:
+        if unused:  # bad usage found late (a cluster that does not answer) leaves no store
+            _remove_store(args.out)
+
+
+def _remove_store(folder: Path) -> None:
+    """Remove a store this run created and never used (and its folder when left empty)."""
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            (folder / f"{STORE_NAME}{suffix}").unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _validate(engine: ModuleType, keys: list[PointKey]) -> dict[PointKey, str]:
+    """The points the engine refuses up front (its ``validate``, when it has one), with why."""
+    validate = getattr(engine, "validate", None)
+    refused: dict[PointKey, str] = {}
+    for key in keys:
+        point = engine_point(engine, key)
+        if validate is None:
+            continue
+        try:
+            validate(point)
+        except ValueError as exc:
+            refused[key] = _one_line(exc)
+    return refused
+
+
+def _refusal_summary(refused: dict[PointKey, str], total: int) -> str:
+    reasons = Counter(refused.values())
+    reason = reasons.most_common(1)[0][0]
+    scope = "every point" if len(refused) == total else f"{len(refused)} of {total} points"
+    more = f" (and {len(reasons) - 1} other reason(s))" if len(reasons) > 1 else ""
+    return f"the engine refuses {scope} of the sweep: {reason}{more}"
+
+
+def _progress(live: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                    console=Console(stderr=True, highlight=False, emoji=False), transient=True,
+                    disable=not live)
+
+
+def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, engine: str,
+           refused: dict[PointKey, str]) -> int:
+    from recmem.checks import interrupt
+    random = {f.spec: bool(f.random) for f in args.nodes}
+    total = len(sweep.keys)
+    runnable = [k for k in sweep.keys if k not in refused]
+    stored = set() if args.redo else store.stored_keys() & set(runnable)
+    todo = [k for k in runnable if k not in stored]
+    outcomes = _Outcomes(refused=dict(refused))
+    sym = symbol(args.quantity, args.norm)
+    live = sys.stderr.isatty() and not args.quiet
+    lines = not live and not args.quiet
+    done = 0
+    sweep_id: int | None = None
+    try:
+        # leaving this block on an exception (Ctrl-C) cancels the pending points and stops the
+        # workers; on success it waits for them
+        with contextlib.ExitStack() as stack:
+            executor = _start_executor(args.jobs, args.cluster, stack) if todo else None
+            if not args.quiet:
+                for note in sweep.notes:
+                    sys.stderr.write(f"note: {note}\n")
+                if stored:
+                    sys.stderr.write(f"{len(stored)} of {total} points already done, running "
+                                     f"{len(todo)}" + ("" if todo else "; redrawing from the store")
+                                     + "\n")
+                elif args.redo and todo:
+                    sys.stderr.write(f"--redo: recomputing all {len(todo)} points\n")
+            if refused:
+                sys.stderr.write(f"recmem: warning: {_refusal_summary(refused, total)}; running "
+                                 "the others\n")
+            sweep_id = store.begin_sweep(sweep.settings, _command_line(sweep.settings))
+            progress = stack.enter_context(_progress(live))
+            task = progress.add_task(sym, total=len(todo))
+            results = executor.map_unordered(PointTask(engine), todo) if executor else iter(())
+            for index, result in results:
+                key = todo[index]
+                done += 1
+                outcome = _outcome(result)
+                if outcome["status"] == "ok":
+                    with _sigint_deferred():
+                        store.put(key, outcome["row"], sweep_id)
+                elif outcome["status"] == "refused":
+                    outcomes.refused[key] = outcome["message"]
+                else:
+                    outcomes.failed[key] = outcome
+                progress.update(task, advance=1,
+                                description=f"{sym} {where(key, random.get(key.family))}")
+                if lines and outcome["status"] != "refused":
+                    sys.stderr.write(_point_line(done, len(todo), key, outcome,
+                                                 random.get(key.family, True), sym) + "\n")
+    except KeyboardInterrupt:
+        interrupt.settle()
+        if sweep_id is not None:
+            store.end_sweep(sweep_id, "interrupted")
+        rows = store.get(sweep.keys)
+        _finish(args, sweep, rows, random, outcomes, complete=False)
+        sys.stderr.write(f"recmem: interrupted: {len(rows)} of {total} points of this sweep are "
+                         f"stored in {store.path}; run the same command again to compute the "
+                         f"other {total - len(rows)} (stored points are skipped)\n")
+        return EXIT_INTERRUPTED
+    except StoreError as exc:
+        sys.stderr.write(f"recmem: error: {exc}; {done} point(s) of this run were computed\n")
+        return EXIT_NOT_OK
+    assert sweep_id is not None
+    rows = store.get(sweep.keys)
+    if not rows and outcomes.refused and not outcomes.failed:
+        store.end_sweep(sweep_id, "refused")
+        raise ConditionUsageError(_refusal_summary(outcomes.refused, total))
+    store.end_sweep(sweep_id, "complete")
+    return _finish(args, sweep, rows, random, outcomes, complete=True)
+
+
+def _outcome(result: ItemResult[dict[str, Any]]) -> dict[str, Any]:
+    """A :class:`PointTask` outcome from the executor's result (an error there is a worker that
+    died, or a result that could not travel back)."""
+    if result.ok and result.value is not None:
+        return result.value
+    return {"status": "error", "message": str(result.error),
+            "traceback": getattr(result.error, "traceback", "")}
+
+
+def _command_line(settings: dict[str, Any]) -> list[str]:
+    """The canonical command of a sweep (stored with it)."""
+    argv = ["recmem", "condition"]
+    for spec in settings["families"]:
+        argv += ["--nodes", spec]
+    argv += ["--rows", settings["rows"]]
+    if settings["cols"] is not None:
+        argv += ["--cols", settings["cols"]]
+    argv += ["--precision", ",".join("auto" if b is None else str(b) for b in settings["precision"]),
+             "--norm", settings["norm"], "--quantity", settings["quantity"],
+             "--digits", str(settings["digits"]), "--seeds", str(settings["seeds"]),
+             "--backend", settings["backend"]]
+    return argv
+
+
+def _finish(args: argparse.Namespace, sweep: Sweep, rows: dict[PointKey, dict[str, Any]],
+            random: dict[str, bool], outcomes: _Outcomes, *, complete: bool) -> int:
+    """The table, the findings, the exports; the exit status of a finished sweep."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    keys = sorted(sweep.keys, key=PointKey.sort_key)
+    sym = symbol(args.quantity, args.norm)
+    con = Console(highlight=False, emoji=False)  # emoji: chebyshev:-1:1 is no thumbs-down
+    if not con.is_terminal:  # a file or a pipe: no terminal width to fit, nothing cut
+        con.width = max(con.width, TABLE_WIDTH)
+    title = (f"recmem condition: {sym} of V (N×L)" + ("" if args.quantity != "kappa" else
+                                                      f", {args.digits} digits")
+             + ("" if complete else " (interrupted)"))
+    table = _table(keys, rows, random, title)
+    from rich.measure import Measurement
+
+    # never cut a cell: on a terminal narrower than the table's minimum, the terminal wraps lines
+    con.width = max(con.width, Measurement.get(con, con.options.update_width(10**5), table).minimum)
+    con.print(table)
+    n_ok = sum(1 for k in keys if k in rows and not uncertified(k, rows[k]))
+    violated = [(k, o) for k in keys if k in rows for o in violations(rows[k])]
+    not_cert = [k for k in keys if k in rows and uncertified(k, rows[k])]
+    missing = [k for k in keys if k not in rows]
+    certified = ("float64 only: values, not certified" if args.backend == "float64" else
+                 f"{n_ok} certified to {args.digits} digits")
+    con.print(f"{len(rows)} of {len(keys)} points done, {certified}"
+              + (f", {len(violated)} bound(s) VIOLATED" if violated else "")
+              + f" (store: {escape(str(args.out))})")
+    for key, o in violated:
+        row = rows[key]
+        rel = "≤" if o.get("side") == "upper" else "≥"
+        what, prefix = sym, ""
+        if o.get("quantity") and f"{o['quantity']}_lower" in row:  # e.g. a bound on σ_min
+            what, prefix = str(o["quantity"]), f"{o['quantity']}_"
+        con.print(f"[bold red]VIOLATED[/]: {escape(where(key, random.get(key.family)))}: measured "
+                  f"{escape(what)} ∈ [{escape(str(row.get(prefix + 'lower')))}, "
+                  f"{escape(str(row.get(prefix + 'upper')))}] but {escape(str(o.get('name')))} "
+                  f"says {rel} {escape(str(o.get('bound')))} — one of the two is wrong")
+    for key in not_cert:
+        row = rows[key]
+        note = row.get("note") or ""
+        con.print(f"[yellow]not certified[/] to {key.digits} digits: "
+                  f"{escape(where(key, random.get(key.family)))}: "
+                  f"{_or_dash(row.get('digits_certified'))} digit(s) at "
+                  f"{_or_dash(row.get('precision_used'))} bits"
+                  + (f" ({escape(note)})" if note else "")
+                  + " — a limit of the arithmetic at this precision, not an error in the tool; "
+                    "raise --precision (or leave it automatic) or lower --digits")
+    for key in missing:
+        if key in outcomes.refused:
+            con.print(f"[yellow]refused[/] by the engine: {escape(where(key, random.get(key.family)))}: "
+                      f"{escape(outcomes.refused[key])}")
+        elif key in outcomes.failed:
+            con.print(f"[red]failed[/]: {escape(where(key, random.get(key.family)))}: "
+                      f"{escape(outcomes.failed[key]['message'])}")
+    if outcomes.failed:
+        last = list(outcomes.failed.values())[-1]
+        sys.stderr.write("recmem: the engine failed on "
+                         f"{len(outcomes.failed)} point(s) (a bug: please report it); the last "
+                         "traceback:\n" + last.get("traceback", ""))
+    exported = _export(args, sweep, keys, rows, complete=complete and not missing)
+    if not complete:
+        return EXIT_INTERRUPTED
+    return EXIT_NOT_OK if violated or not_cert or missing or not exported else EXIT_OK
+
+
+def _export(args: argparse.Namespace, sweep: Sweep, keys: list[PointKey],
+            rows: dict[PointKey, dict[str, Any]], *, complete: bool) -> bool:
+    """Write --csv, --json and --plot from the stored rows; False (said on stderr) when one
+    cannot be written (the paths were checked before any work, so this is a full disk or a
+    folder removed meanwhile: the points stay in the store)."""
+    from recmem.checks import sweep_store
+    from recmem.checks.outputs import write_atomic
+
+    records = [sweep_store.record(k, rows[k]) for k in keys if k in rows]
+    try:
+        if args.csv:
+            write_atomic(args.csv, sweep_store.csv_text(records))
+        if args.json:
+            from recmem.checks.cli import _version
+
+            doc = {"command": "condition", "recmem": _version(), "settings": sweep.settings,
+                   "complete": complete, "points_total": len(keys), "points_done": len(records),
+                   "points": records}
+            write_atomic(args.json, sweep_store.json_text(doc))
+        if args.plot:
+            from recmem.checks.condition_plot import write_plot
+
+            write_plot(records, args.plot, symbol(args.quantity, args.norm),
+                       incomplete=None if complete else (len(records), len(keys)))
+    except OSError as exc:
+        sys.stderr.write(f"recmem: error: cannot write an export: {exc.strerror or exc} "
+                         f"({exc.filename or ''}); the points are in the store\n")
+        return False
+    return True
+
+
+__all__ = ["ConditionUsageError", "PointTask", "Sweep", "add_parser", "engine_point", "load_engine",
+           "plan", "run", "significant", "symbol"]
