@@ -485,19 +485,12 @@ def entry() -> NoReturn:
 
 @contextlib.contextmanager
 def _hypothesis_files_out_of_cwd(command: str) -> Iterator[None]:
-    """Hypothesis keeps files (its constants cache) under ``./.hypothesis`` by default; while a
-    command runs they go to recmem's home instead (``HYPOTHESIS_STORAGE_DIRECTORY`` wins)."""
-    import os
-
-    if command not in ("verify", "fuzz") or os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+    """Hypothesis's files go to recmem's home while ``verify`` or ``fuzz`` runs (see
+    ``runner.hypothesis_files_in_home``); other commands leave Hypothesis alone."""
+    if command not in ("verify", "fuzz"):
         yield
         return
-    from hypothesis.configuration import set_hypothesis_home_dir
+    from recmem.checks.runner import hypothesis_files_in_home
 
-    from recmem.checks.store import home
-
-    set_hypothesis_home_dir(home() / "hypothesis")
-    try:
+    with hypothesis_files_in_home():
         yield
-    finally:
-        set_hypothesis_home_dir(None)  # back to Hypothesis's own default (a caller's tests)

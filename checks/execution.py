@@ -429,6 +429,12 @@ class ProcessExecutor(Executor):
                 if p.is_alive():
                     p.kill()
                     p.join(TERMINATE_GRACE_S)
+        # a worker the pool was still starting when we looked is in its table only now
+        late = [p for p in (getattr(pool, "_processes", None) or {}).values() if p not in procs]
+        for p in late:
+            with contextlib.suppress(Exception):
+                p.kill()
+                p.join(TERMINATE_GRACE_S)
 
     def close(self, cancel: bool = False) -> None:
         """Shut the pool down: wait for its workers, or (``cancel``) terminate them now."""

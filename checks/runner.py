@@ -215,7 +215,7 @@ def run_claim_job(job: ClaimJob) -> ClaimResult:
     if not job.portable:
         with _search_constants_pinned():
             return run_claim(claim, ctx, job.backends, controls=job.controls)
-    with _hypothesis_files_in_home(), _search_constants_pinned():
+    with hypothesis_files_in_home(), _search_constants_pinned():
         result = run_claim(claim, ctx, job.backends, controls=job.controls)
     return _picklable(result)
 
@@ -270,7 +270,10 @@ def _search_constants_pinned() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _hypothesis_files_in_home() -> Iterator[None]:
+def hypothesis_files_in_home() -> Iterator[None]:
+    """Hypothesis keeps files (its constants cache, example database) under ``./.hypothesis`` by
+    default; while this block runs they go to ``$RECMEM_HOME/hypothesis`` instead
+    (``HYPOTHESIS_STORAGE_DIRECTORY`` wins)."""
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         yield
         return

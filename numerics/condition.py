@@ -345,6 +345,8 @@ def compute(point: Point) -> dict[str, Any]:
         row |= {"value": None, "lower": decimal(res.lo, up=False) if res.lo else None,
                 "upper": None, "log10_value": None, "log10_lower": log10(res.lo) if res.lo
                 else None, "log10_upper": None, "certified": False, "digits_certified": 0}
+    # the names for the bracket of κ (kept beside lower/upper, which every quantity has)
+    row["kappa_lower"], row["kappa_upper"] = row["lower"], row["upper"]
     row |= {"precision_used": res.bits, "method": res.method, "note": res.note,
             "seconds": round(time.perf_counter() - t0, 4), "versions": _versions()}
     row["overlays"] = overlay_rows(nodes, point, res)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 
@@ -24,3 +27,25 @@ def one_error_line(out: subprocess.CompletedProcess[str]) -> str:
     assert len(lines) == 1, out.stderr
     assert lines[0].startswith("recmem: error:")
     return lines[0]
+
+
+def interrupt_verify(argv: list[str], report: Path, home: Path, after_claims: int,
+                     ) -> tuple[subprocess.Popen[str], str, float]:
+    """Start ``recmem verify *argv --json report``, send SIGINT once ``after_claims`` claims
+    are in the report, and return (process, stderr, seconds from SIGINT to exit)."""
+    proc = subprocess.Popen([sys.executable, "-m", "recmem.checks", "verify", *argv,
+                             "--json", str(report)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "RECMEM_HOME": str(home)})
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        try:
+            if len(json.loads(report.read_text())["claims"]) >= after_claims:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    _, err = proc.communicate(timeout=60)
+    return proc, err, time.monotonic() - t0

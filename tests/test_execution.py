@@ -9,8 +9,6 @@ import multiprocessing
 import os
 import re
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import one_error_line, run_cli
+from cli_helpers import interrupt_verify, one_error_line, run_cli
 
 from recmem.checks import execution, runner
 from recmem.checks.execution import (
@@ -268,23 +266,10 @@ def test_bad_jobs_or_an_unreachable_cluster_exit_2_before_any_work(tmp_path: Pat
 
 def test_ctrl_c_stops_a_parallel_verify_with_130_and_the_finished_claims(tmp_path: Path) -> None:
     rep = tmp_path / "r.json"
-    proc = subprocess.Popen([sys.executable, "-m", "recmem.checks", "verify", "--paper", "W",
-                             "--jobs", "2", "--json", str(rep), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "RECMEM_HOME": str(tmp_path / "home")})
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        try:
-            if len(json.loads(rep.read_text())["claims"]) >= 2:
-                break
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    t0 = time.monotonic()
-    _, err = proc.communicate(timeout=60)
+    proc, err, seconds = interrupt_verify(["--paper", "W", "--jobs", "2", "--quiet"], rep,
+                                          tmp_path / "home", after_claims=2)
     assert proc.returncode == 130, err
-    assert time.monotonic() - t0 < 15, "the interrupt did not stop the run promptly"
+    assert seconds < 15, "the interrupt did not stop the run promptly"
     assert "Traceback" not in err and "Exception ignored" not in err
     data = json.loads(rep.read_text())
     assert data["complete"] is False and data["interrupted"]["at"]

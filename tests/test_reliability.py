@@ -6,15 +6,13 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import one_error_line, run_cli
+from cli_helpers import interrupt_verify, one_error_line, run_cli
 from rich.console import Console
 
 from recmem.checks import fuzz, store
@@ -135,23 +133,10 @@ def test_an_interrupt_swallowed_by_a_gc_callback_still_stops_the_run() -> None:
 def test_ctrl_c_stops_verify_with_130_and_a_valid_partial_report(
         tmp_path: Path, claims_before_interrupt: int) -> None:
     rep, md = tmp_path / "r.json", tmp_path / "r.md"
-    proc = subprocess.Popen([sys.executable, "-m", "recmem.checks", "verify", "--paper", "W",
-                             "--json", str(rep), "--markdown", str(md), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "RECMEM_HOME": str(tmp_path / "home")})
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        try:
-            if len(json.loads(rep.read_text())["claims"]) >= claims_before_interrupt:
-                break
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    t0 = time.monotonic()
-    _, err = proc.communicate(timeout=60)
+    proc, err, seconds = interrupt_verify(["--paper", "W", "--markdown", str(md), "--quiet"], rep,
+                                          tmp_path / "home", claims_before_interrupt)
     assert proc.returncode == 130, err
-    assert time.monotonic() - t0 < 30, "the interrupt did not stop the run promptly"
+    assert seconds < 30, "the interrupt did not stop the run promptly"
     assert "Traceback" not in err and "Exception ignored" not in err
     data = json.loads(rep.read_text())
     assert data["complete"] is False and data["interrupted"]["at"]
