@@ -121,25 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "scheduler's address (tcp://HOST:PORT; start it with `dask "
                             "scheduler`, workers with `dask worker ADDRESS --nthreads 1`)")
 
-    f = sub.add_parser(
-        "fuzz", help="search a claim's domain for a shrunk, certified counterexample",
-        description="Search CLAIM_ID's stated domain with Hypothesis for an instance where the "
-                    "statement fails, judged exactly or with certified arithmetic, and shrink it "
-                    "to a minimal one. Exit status 1 when a counterexample is found, 0 when none "
-                    "is, 2 for bad usage.")
-    f.add_argument("claim_id", metavar="CLAIM_ID",
-                   help="a claim with a searchable domain (`recmem list` shows them)")
-    f.add_argument("--examples", type=int_between(1), default=500, metavar="N",
-                   help="instances to draw before giving up (default 500)")
-    f.add_argument("--seed", type=seed, default=0,
-                   help="seed of the search, a non-negative integer (default 0); the same seed "
-                        "draws the same instances")
-    f.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a claim parameter (see `recmem show CLAIM_ID`)")
-    f.add_argument("--json", metavar="PATH", type=output_path("--json"),
-                   help="write the search's evidence (and counterexample) as JSON")
+    from recmem.checks import fuzz_cli
 
-    # light at import: numpy/scipy load inside the commands
+    fuzz_cli.add_parser(sub, _jobs)
+
     from recmem.checks import condition_cli, memory_cli
 
     memory_cli.add_parser(sub)
@@ -403,33 +388,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from rich.markup import escape
+    from recmem.checks import fuzz_cli
 
-    from recmem.checks import fuzz
-    from recmem.checks.registry import UnknownClaim
-    from recmem.checks.runner import UsageError
-
-    try:
-        ev = fuzz(args.claim_id, examples=args.examples, seed=args.seed,
-                  params=_param_pairs(args.param))
-    except UnknownClaim as exc:
-        return _usage(exc.args[0])
-    except (UsageError, ValueError) as exc:
-        return _usage(str(exc))
-    con = _console()
-    con.print(f"{args.claim_id}: {ev.outcome} after {ev.instances} examples "
-              f"({ev.seconds:.1f} s): {escape(ev.message)}")
-    if ev.counterexample:
-        con.print("counterexample: " + escape(json.dumps(ev.counterexample, default=str,
-                                                          ensure_ascii=False)))
-        con.print(f"certified by: {escape(ev.certified_by or '')}")
-    if args.json:
-        from recmem.checks.outputs import write_atomic
-        from recmem.checks.report import _jsonable
-
-        write_atomic(args.json, json.dumps(_jsonable(ev.to_dict()), indent=2,
-                                                 ensure_ascii=False) + "\n")
-    return EXIT_NOT_OK if ev.counterexample else EXIT_OK
+    return fuzz_cli.run(args, _usage, _param_pairs)
 
 
 def cmd_memory(args: argparse.Namespace) -> int:

@@ -1,0 +1,166 @@
+"""``recmem fuzz``: fuzzing campaigns over claims or whole papers (``checks/campaign.py``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from recmem.checks.argtypes import finite, int_between, output_path, seed
+
+EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def add_parser(sub: Any, jobs_type: Any) -> None:
+    """Register ``recmem fuzz`` (``jobs_type`` parses --jobs as ``recmem verify`` does)."""
+    from recmem.checks.claim import PAPERS
+
+    f = sub.add_parser(
+        "fuzz", help="search claims' domains for shrunk, certified counterexamples",
+        description="Search each selected claim's stated domain with Hypothesis for an instance "
+                    "where the statement fails, judged exactly or with certified arithmetic, "
+                    "and shrink it to a minimal one. Counterexamples are stored under "
+                    "$RECMEM_HOME/fuzz-examples and replayed first on the next run. Exit status "
+                    "1 when a counterexample is found, 0 when none is, 2 for bad usage, 130 when "
+                    "interrupted (finished claims are kept).")
+    f.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
+                   help="claims to fuzz (default: every claim, or every claim of --paper)")
+    f.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
+    f.add_argument("--max-examples", "--examples", dest="examples", type=int_between(1),
+                   default=500, metavar="N",
+                   help="instances to judge per claim (and per control) before giving up "
+                        "(default 500; --examples is the same)")
+    f.add_argument("--seconds", type=finite("seconds", lambda x: x > 0, "a positive number"),
+                   default=None, metavar="S",
+                   help="time budget per claim's search (and per control), in seconds "
+                        "(default: none, only --max-examples)")
+    f.add_argument("--seed", type=seed, default=0,
+                   help="seed of the search, a non-negative integer (default 0); the same seed "
+                        "and --max-examples give the same report")
+    f.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a claim parameter (see `recmem show CLAIM_ID`)")
+    f.add_argument("--replay", action="store_true",
+                   help="only judge the counterexamples stored by earlier campaigns")
+    f.add_argument("--controls", action="store_true",
+                   help="also fuzz each claim's negative controls (nearby false statements) and "
+                        "report the examples to each one's first counterexample")
+    where = f.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=jobs_type, default=1, metavar="J",
+                       help="fuzz J claims at once on local processes, or 'auto' (one per CPU; "
+                            "default 1: one claim after the other, in this process)")
+    where.add_argument("--cluster", metavar="ADDRESS", default=None,
+                       help="fuzz the claims on the workers of a dask cluster, given its "
+                            "scheduler's address (tcp://HOST:PORT)")
+    f.add_argument("--json", metavar="PATH", type=output_path("--json"),
+                   help="write the campaign report as JSON (rewritten after every claim)")
+    f.add_argument("--quiet", action="store_true", help="no progress display")
+
+
+def _report(campaigns: list[Any], meta: dict[str, Any], complete: bool) -> dict[str, Any]:
+    return {"meta": meta, "complete": complete, "claims": [c.to_dict() for c in campaigns]}
+
+
+def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
+    """The ``recmem fuzz`` command (``usage(message)`` returns exit status 2 after printing)."""
+    from recmem.checks import registry
+    from recmem.checks.campaign import (
+        STATUS_ERROR,
+        STATUS_REFUTED,
+        ClaimCampaign,
+        FuzzJob,
+        fuzz_claim,
+    )
+    from recmem.checks.execution import make_executor
+    from recmem.checks.outputs import write_atomic
+    from recmem.checks.runner import UsageError, resolve_params
+
+    try:
+        claims = registry.select(args.claim_ids or None, args.paper)
+        params = resolve_params(claims, param_pairs(args.param))
+        executor = make_executor(jobs=args.jobs, cluster=args.cluster)
+    except registry.UnknownClaim as exc:
+        return usage(exc.args[0])
+    except (UsageError, ValueError) as exc:
+        return usage(str(exc))
+    fuzzable = [c for c in claims if c.strategy is not None and c.holds is not None]
+    if args.claim_ids and not fuzzable:
+        return usage(f"{', '.join(c.id for c in claims)}: no fuzzable domain (a study or an "
+                     "experiment)")
+    jobs_list = [FuzzJob(c.id, dict(params[c.id]), args.seed, args.examples, args.seconds,
+                         args.replay, args.controls) for c in claims]
+    meta = {"seed": args.seed, "max_examples": args.examples, "seconds": args.seconds,
+            "replay": args.replay, "controls": args.controls, "executor": None}
+    results: dict[int, Any] = {}
+    err = sys.stderr
+
+    def write_json(complete: bool) -> None:
+        if args.json:
+            done = [results[i] for i in sorted(results)]
+            write_atomic(args.json, json.dumps(_report(done, meta, complete), indent=2,
+                                               ensure_ascii=False) + "\n")
+
+    try:
+        ex = executor.__enter__()
+    except ValueError as exc:  # an unreachable or empty cluster
+        return usage(str(exc))
+    try:
+        with executor:
+            meta["executor"] = ex.describe()
+            for index, result in ex.map_unordered(fuzz_claim, jobs_list):
+                camp = result.value if result.ok else ClaimCampaign(
+                    jobs_list[index].claim_id, STATUS_ERROR, note=str(result.error))
+                results[index] = camp
+                write_json(False)
+                if not args.quiet:
+                    err.write(_line(camp, len(results), len(jobs_list)) + "\n")
+    except KeyboardInterrupt:
+        write_json(False)
+        _print(results)
+        err.write(f"recmem: interrupted; {len(results)} of {len(jobs_list)} claim(s) finished "
+                  f"and kept{' in ' + str(args.json) if args.json else ''} with \"complete\": "
+                  "false\n")
+        return EXIT_INTERRUPTED
+    write_json(True)
+    _print(results)
+    bad = any(c.status in (STATUS_REFUTED, STATUS_ERROR) for c in results.values())
+    return EXIT_NOT_OK if bad else EXIT_OK
+
+
+def _line(camp: Any, done: int, total: int) -> str:
+    extra = (f", {len(camp.counterexamples)} counterexample(s)" if camp.counterexamples else "")
+    return (f"[{done}/{total}] {camp.id}: {camp.status} after {camp.examples} examples "
+            f"({camp.seconds:.1f} s){extra}")
+
+
+def _print(results: dict[int, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    con = Console(highlight=False)
+    table = Table(title="recmem fuzz")
+    table.add_column("claim", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    for col in ("examples", "undecided", "replayed", "seconds"):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("controls refuted (examples to first)", overflow="fold")
+    for i in sorted(results):
+        c = results[i]
+        ctl = ""
+        if c.controls:
+            refuted = sum(1 for x in c.controls if x["refuted"])
+            firsts = [x["examples_to_first_counterexample"] for x in c.controls if x["refuted"]]
+            ctl = f"{refuted}/{len(c.controls)}" + (
+                f" ({min(firsts)}–{max(firsts)})" if firsts else "")
+        table.add_row(c.id, c.status, str(c.examples), str(c.undecided), str(c.replayed),
+                      f"{c.seconds:.1f}", ctl)
+    con.print(table)
+    for i in sorted(results):
+        c = results[i]
+        for cx in c.counterexamples:
+            con.print(f"[red]{c.id}[/] counterexample ({escape(cx['found_by'])}; certified by "
+                      f"{escape(str(cx['certified_by']))}):")
+            con.print("    " + escape(cx["instance"]), soft_wrap=True)
+        if c.note:
+            con.print(f"{c.id}: {escape(c.note)}")

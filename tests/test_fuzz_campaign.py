@@ -1,0 +1,125 @@
+"""`recmem fuzz` campaigns (checks/campaign.py, checks/fuzz_cli.py): several claims or a paper,
+counted examples, replay of stored counterexamples, controls, budgets, determinism, bad usage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_helpers import one_error_line, run_cli
+
+from recmem.checks.campaign import FuzzJob, fuzz_claim, stored_instances
+from recmem.checks.registry import get
+
+FAST = ["O.det", "O.relaxation", "O.timestamp"]
+
+
+def fuzz(tmp_path: Path, *args: str, home: str = "home") -> tuple[int, dict, str]:
+    rep = tmp_path / "r.json"
+    out = run_cli("fuzz", *args, "--json", str(rep), "--quiet",
+                  env={"RECMEM_HOME": str(tmp_path / home)})
+    return out.returncode, json.loads(rep.read_text()), out.stdout + out.stderr
+
+
+def by_id(report: dict) -> dict[str, dict]:
+    return {c["id"]: c for c in report["claims"]}
+
+
+def test_a_campaign_over_several_claims_reports_each(tmp_path: Path) -> None:
+    code, rep, text = fuzz(tmp_path, *FAST, "--max-examples", "80")
+    assert code == 1 and rep["complete"] is True
+    claims = by_id(rep)
+    assert list(claims) == FAST  # in the order selected, whatever finished first
+    assert claims["O.det"]["status"] == "survived" and claims["O.det"]["examples"] == 80
+    for refuted in ("O.relaxation", "O.timestamp"):
+        c = claims[refuted]
+        assert c["status"] == "refuted" and c["counterexamples"]
+        assert 0 < c["examples"] < 80  # counted where holds ran, not the budget repeated
+        cx = c["counterexamples"][0]
+        assert cx["holds"] is False and cx["certified_by"] and cx["instance"]
+    assert "Fraction(" in text  # the instance is printed as Python a user can paste
+    for c in claims.values():
+        assert set(c) >= {"id", "examples", "undecided", "seconds", "counterexamples",
+                          "dissolved", "max_ratio", "status", "controls"}
+
+
+def test_the_same_seed_gives_the_same_report(tmp_path: Path) -> None:
+    def strip(rep: dict) -> list[dict]:
+        return [{k: v for k, v in c.items() if k != "seconds"} for c in rep["claims"]]
+
+    a = fuzz(tmp_path, *FAST, "--max-examples", "40", "--seed", "7", home="h1")[1]
+    b = fuzz(tmp_path, *FAST, "--max-examples", "40", "--seed", "7", home="h2")[1]
+    assert strip(a) == strip(b)
+
+
+def test_a_stored_counterexample_is_replayed_first_and_replay_runs_only_them(
+        tmp_path: Path) -> None:
+    fuzz(tmp_path, "O.relaxation", "--max-examples", "50")
+    code, rep, _ = fuzz(tmp_path, "O.relaxation", "--replay")
+    c = by_id(rep)["O.relaxation"]
+    assert code == 1 and c["replayed"] == 1 and c["examples"] == 0 and c["status"] == "refuted"
+    assert c["counterexamples"][0]["found_by"].startswith("replay")
+    # a claim with nothing stored: replay judges nothing and finds nothing
+    code, rep, _ = fuzz(tmp_path, "O.det", "--replay")
+    assert code == 0 and by_id(rep)["O.det"]["replayed"] == 0
+
+
+def test_every_control_is_refuted_with_examples_to_first(tmp_path: Path) -> None:
+    code, rep, _ = fuzz(tmp_path, "O.det", "O.timestamp.corrected", "--max-examples", "60",
+                        "--controls")
+    for c in rep["claims"]:
+        assert c["controls"], c["id"]
+        for ctl in c["controls"]:
+            assert ctl["refuted"], (c["id"], ctl["change"])
+            assert 1 <= ctl["examples_to_first_counterexample"] <= ctl["examples"]
+    assert code == 0  # the claims themselves survive
+
+
+def test_claims_without_a_domain_are_reported_not_fuzzed(tmp_path: Path) -> None:
+    code, rep, _ = fuzz(tmp_path, "O.det", "O.ring-conditioning", "--max-examples", "10")
+    assert by_id(rep)["O.ring-conditioning"]["status"] == "no strategy"
+    assert code == 0
+    line = one_error_line(run_cli("fuzz", "O.ring-conditioning",
+                                  env={"RECMEM_HOME": str(tmp_path / "h")}))
+    assert "no fuzzable domain" in line
+
+
+def test_a_seconds_budget_stops_the_search(tmp_path: Path) -> None:
+    camp = fuzz_claim(FuzzJob("O.det", dict(get("O.det").context().params), 0, 10**6, 0.5,
+                              False, False))
+    assert camp.status == "survived" and 0 < camp.examples < 10**6
+    assert "seconds budget" in camp.note
+
+
+def test_jobs_2_gives_the_serial_report(tmp_path: Path) -> None:
+    def strip(rep: dict) -> list[dict]:
+        return [{k: v for k, v in c.items() if k != "seconds"} for c in rep["claims"]]
+
+    a = fuzz(tmp_path, *FAST, "--max-examples", "30", home="s")[1]
+    b = fuzz(tmp_path, *FAST, "--max-examples", "30", "--jobs", "2", home="p")[1]
+    assert strip(a) == strip(b)
+
+
+@pytest.mark.parametrize("args", [
+    ["O.nope"],
+    ["O.det", "--max-examples", "0"],
+    ["O.det", "--examples", "-3"],
+    ["O.det", "--seconds", "0"],
+    ["O.det", "--seconds", "nan"],
+    ["O.det", "--seed", "-1"],
+    ["O.det", "--jobs", "0"],
+    ["O.det", "--param", "nope=1"],
+    ["--paper", "Q"],
+])
+def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path, args: list[str]) -> None:
+    one_error_line(run_cli("fuzz", *args, env={"RECMEM_HOME": str(tmp_path / "h")}))
+
+
+def test_stored_instances_are_keyed_by_the_statement(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RECMEM_HOME", str(tmp_path / "home"))
+    fuzz_claim(FuzzJob("O.relaxation", dict(get("O.relaxation").context().params), 0, 50, None,
+                       False, False))
+    assert len(stored_instances(get("O.relaxation"))) == 1
+    assert stored_instances(get("O.relaxation.corrected")) == []
