@@ -116,9 +116,18 @@ def database_key(claim: Claim) -> bytes:
 
 
 def stored_instances(claim: Claim) -> list[Any]:
-    """The counterexamples stored for ``claim`` (those that no longer unpickle are skipped)."""
+    """The counterexamples stored for ``claim`` (those that no longer unpickle are skipped; none
+    when no campaign has stored any, or the folder cannot be read)."""
+    from recmem.checks.store import home
+
+    if not (home() / "fuzz-examples").is_dir():
+        return []
     out = []
-    for blob in sorted(_database().fetch(database_key(claim))):
+    try:
+        blobs = sorted(_database().fetch(database_key(claim)))
+    except OSError:
+        return []
+    for blob in blobs:
         try:
             out.append(pickle.loads(blob))
         except Exception:  # written by another version of recmem: not ours to judge
@@ -127,12 +136,38 @@ def stored_instances(claim: Claim) -> list[Any]:
 
 
 def store_instance(claim: Claim, instance: Any) -> None:
-    """Keep a confirmed counterexample for replay."""
+    """Keep a confirmed counterexample for replay (silently not, where it cannot be pickled or
+    ``$RECMEM_HOME`` cannot be written: it is still in the report)."""
     try:
         blob = pickle.dumps(instance)
-    except Exception:  # an instance that cannot be pickled is reported, just not replayed
+        _database().save(database_key(claim), blob)
+    except Exception:
         return
-    _database().save(database_key(claim), blob)
+
+
+REPLAY_CHECK = "counterexample stored by recmem fuzz, judged again"
+
+
+def replay_evidence(claim: Claim, ctx: Context) -> list[Any]:
+    """What ``recmem verify`` learns from earlier campaigns: a stored counterexample of the
+    claim's own statement that its ``holds`` still judges false is a certified refutation (one
+    REFUTE evidence, the first such instance); nothing otherwise."""
+    from recmem.checks.search import SEARCH_BACKEND
+    from recmem.checks.verdict import Evidence, Outcome
+
+    if claim.holds is None or ctx.statement is not claim.statement:
+        return []
+    for instance in stored_instances(claim):
+        r = claim.holds(instance, ctx)
+        if r.holds is False:
+            return [Evidence(check=REPLAY_CHECK, kind="search", backend=SEARCH_BACKEND,
+                             outcome=Outcome.REFUTE, instances=1,
+                             counterexample={**r.values, "detail": r.detail,
+                                             "instance": python_literal(instance)},
+                             certified_by=r.certified_by,
+                             message="found by an earlier fuzzing campaign "
+                                     "($RECMEM_HOME/fuzz-examples) and judged again")]
+    return []
 
 
 # ---- one claim's campaign ---------------------------------------------------------------------

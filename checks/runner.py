@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from recmem.checks import execution, interrupt, registry
+from recmem.checks.campaign import replay_evidence
 from recmem.checks.claim import PAPERS, Claim, Context
 from recmem.checks.report import ClaimResult, Report
 from recmem.checks.search import SEARCH_BACKEND, search
@@ -124,7 +125,8 @@ def _checks(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
             arithmetics: set[str] | None = None, shrink: bool = True) -> list[Evidence]:
     """Every check of ``claim`` on ``ctx.statement``: the symbolic side (when ``sympy`` is
     selected), the exact counterexample search (always: it is exact, so no precision choice
-    changes it), and the numeric side once per selected arithmetic (only those in
+    changes it) and the counterexamples earlier fuzzing campaigns stored for the claim's own
+    statement (judged again), and the numeric side once per selected arithmetic (only those in
     ``arithmetics`` when given)."""
     evidence: list[Evidence] = []
     if any(spec.is_symbolic for spec in backends) and claim.symbolic is not None:
@@ -133,6 +135,8 @@ def _checks(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
     if claim.strategy is not None and claim.holds is not None:
         evidence += _guard("counterexample search", SEARCH_BACKEND,
                            lambda: [search(claim, ctx, shrink=shrink)], "search")
+        evidence += _guard("stored counterexamples", SEARCH_BACKEND,
+                           lambda: replay_evidence(claim, ctx), "search")
     if claim.numeric is None:
         return evidence
     for spec in backends:

@@ -123,3 +123,33 @@ def test_stored_instances_are_keyed_by_the_statement(tmp_path: Path,
                        False, False))
     assert len(stored_instances(get("O.relaxation"))) == 1
     assert stored_instances(get("O.relaxation.corrected")) == []
+
+
+def test_verify_judges_the_counterexamples_a_campaign_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim refuted in a campaign is REFUTED by `recmem verify`, with the stored instance
+    judged again — even when verify's own search is given no chance to find it."""
+    import recmem.checks.runner as runner
+    from recmem.checks import verify
+    from recmem.checks.campaign import REPLAY_CHECK
+    from recmem.checks.verdict import Outcome, Verdict
+
+    monkeypatch.setenv("RECMEM_HOME", str(tmp_path / "home"))
+    claim = get("O.relaxation")
+    fuzz_claim(FuzzJob(claim.id, dict(claim.context().params), 0, 50, None, False, False))
+
+    def blind(claim: object, ctx: object, **kw: object) -> object:  # a search that finds nothing
+        from recmem.checks.verdict import Evidence
+
+        return Evidence(check="counterexample search over the stated domain", kind="search",
+                        backend=runner.SEARCH_BACKEND, outcome=Outcome.INCONCLUSIVE, instances=0,
+                        message="disabled in this test")
+
+    monkeypatch.setattr(runner, "search", blind)
+    result = verify([claim.id], backends=["sympy"], controls=False).claims[0]
+    replayed = [e for e in result.evidence if e.check == REPLAY_CHECK]
+    assert replayed and replayed[0].outcome is Outcome.REFUTE and replayed[0].certified_by
+    assert result.verdict is Verdict.REFUTED
+    # and a statement with nothing stored gets no such evidence
+    other = verify(["O.relaxation.corrected"], backends=["sympy"], controls=False).claims[0]
+    assert not [e for e in other.evidence if e.check == REPLAY_CHECK]
