@@ -104,15 +104,27 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
         ex = executor.__enter__()
     except ValueError as exc:  # an unreachable or empty cluster
         return usage(str(exc))
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True, highlight=False)
+    live = console.is_terminal and not args.quiet
+    progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                        TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                        console=console, transient=True, disable=not live)
+    task = progress.add_task("fuzzing", total=len(jobs_list))
     try:
-        with executor:
+        with executor, progress:
             meta["executor"] = ex.describe()
-            for index, result in ex.map_unordered(fuzz_claim, jobs_list):
+            started = lambda i: progress.update(  # noqa: E731
+                task, description=f"fuzzing {jobs_list[i].claim_id}")
+            for index, result in ex.map_unordered(fuzz_claim, jobs_list, on_start=started):
                 camp = result.value if result.ok else ClaimCampaign(
                     jobs_list[index].claim_id, STATUS_ERROR, note=str(result.error))
                 results[index] = camp
                 write_json(False)
-                if not args.quiet:
+                progress.advance(task)
+                if not args.quiet and not live:
                     err.write(_line(camp, len(results), len(jobs_list)) + "\n")
     except KeyboardInterrupt:
         write_json(False)

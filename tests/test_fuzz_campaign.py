@@ -153,3 +153,31 @@ def test_verify_judges_the_counterexamples_a_campaign_stored(
     # and a statement with nothing stored gets no such evidence
     other = verify(["O.relaxation.corrected"], backends=["sympy"], controls=False).claims[0]
     assert not [e for e in other.evidence if e.check == REPLAY_CHECK]
+
+
+def test_ctrl_c_stops_a_campaign_with_130_and_keeps_the_finished_claims(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rep = tmp_path / "r.json"
+    proc = subprocess.Popen([sys.executable, "-m", "recmem.checks", "fuzz", "--paper", "O",
+                             "--max-examples", "2000", "--json", str(rep), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "RECMEM_HOME": str(tmp_path / "home")})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if json.loads(rep.read_text())["claims"]:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    data = json.loads(rep.read_text())
+    assert data["complete"] is False and data["claims"]
