@@ -57,6 +57,7 @@ import os
 import re
 import signal
 import threading
+import time
 import traceback
 import uuid
 from abc import ABC, abstractmethod
@@ -374,6 +375,21 @@ def _describe_exit(codes: list[int]) -> str:
     return ", ".join(dict.fromkeys(parts))
 
 
+def _await_exit(procs: list[Any], grace: float = TERMINATE_GRACE_S) -> bool:
+    """Wait up to ``grace`` seconds for every process to exit *and* for its exit code to be
+    known; whether some still have none. The pool's manager thread reaps its workers too: when
+    it wins the race, this thread's ``waitpid`` fails and ``exitcode`` stays ``None`` until the
+    manager thread (which needs the GIL) records it, so a plain ``join`` can return with a dead
+    worker still counted among the active children."""
+    deadline = time.monotonic() + grace
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.join(max(0.0, deadline - time.monotonic()))
+        while p.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.005)  # lets the manager thread record the code it reaped
+    return any(p.exitcode is None for p in procs)
+
+
 class ProcessExecutor(Executor):
     """Items on up to ``jobs`` local worker processes (``spawn``; see the module docstring)."""
 
@@ -413,7 +429,8 @@ class ProcessExecutor(Executor):
 
     def _stop(self, pool: Any) -> None:
         """Cancel what is queued and terminate the workers without waiting for their items."""
-        procs = list((getattr(pool, "_processes", None) or {}).values())
+        table = getattr(pool, "_processes", None) or {}  # shutdown() drops the pool's reference
+        procs = list(table.values())
         procs += [p for p in self._known.values() if p not in procs]
         terminate = getattr(pool, "terminate_workers", None)  # Python ≥ 3.14
         if terminate is not None:
@@ -423,18 +440,18 @@ class ProcessExecutor(Executor):
             for p in procs:
                 with contextlib.suppress(Exception):
                     p.terminate()
-        for p in procs:
-            with contextlib.suppress(Exception):
-                p.join(TERMINATE_GRACE_S)
-                if p.is_alive():
-                    p.kill()
-                    p.join(TERMINATE_GRACE_S)
+        if _await_exit(procs):
+            for p in procs:
+                if p.exitcode is None:
+                    with contextlib.suppress(Exception):
+                        p.kill()
+            _await_exit(procs)
         # a worker the pool was still starting when we looked is in its table only now
-        late = [p for p in (getattr(pool, "_processes", None) or {}).values() if p not in procs]
+        late = [p for p in list(table.values()) if p not in procs]
         for p in late:
             with contextlib.suppress(Exception):
                 p.kill()
-                p.join(TERMINATE_GRACE_S)
+        _await_exit(late)
 
     def close(self, cancel: bool = False) -> None:
         """Shut the pool down: wait for its workers, or (``cancel``) terminate them now."""

@@ -122,6 +122,40 @@ def test_an_interrupt_in_the_parent_stops_the_workers_at_once() -> None:
     assert multiprocessing.active_children() == []
 
 
+class _ReapedElsewhere:
+    """A dead worker whose exit code another thread records late: what a worker looks like when
+    the pool's manager thread wins the race to reap it (``join`` returns, ``exitcode`` is None)."""
+
+    def __init__(self, delay: float) -> None:
+        self.code: int | None = None
+        self.timer = threading.Timer(delay, self._record)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _record(self) -> None:
+        self.code = -signal.SIGTERM
+
+    def join(self, timeout: float | None = None) -> None:
+        return None
+
+    @property
+    def exitcode(self) -> int | None:
+        return self.code
+
+
+def test_stopping_waits_for_an_exit_code_that_another_thread_records() -> None:
+    # CI once saw a stopped worker still among the active children, and a killed worker's
+    # SIGKILL reported as SIGTERM: both were exit codes not yet recorded by the manager thread
+    late = _ReapedElsewhere(0.2)
+    assert execution._await_exit([late], grace=5.0) is False
+    assert late.exitcode == -signal.SIGTERM
+    never = _ReapedElsewhere(60.0)
+    t0 = time.monotonic()
+    assert execution._await_exit([never], grace=0.2) is True  # still unknown: the caller kills
+    assert time.monotonic() - t0 < 2
+    never.timer.cancel()
+
+
 @pytest.mark.parametrize("jobs", [0, -1, True, 1.5, "2"])
 def test_jobs_must_be_a_positive_integer(jobs: Any) -> None:
     with pytest.raises(ValueError, match="at least 1"):
