@@ -22,13 +22,16 @@ budget can stop a search earlier on a slower machine.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import math
 import pickle
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from recmem.checks.claim import Claim, Context
+from recmem.numerics.backend import AbstractBackend
 
 STATUS_REFUTED = "refuted"
 STATUS_SURVIVED = "survived"
@@ -45,50 +48,81 @@ class _OutOfTime(Exception):
 class Search:
     """One Hypothesis search of one statement: what it judged and what it found."""
 
-    examples: int = 0
+    examples: int = 0  # instances judged, by either tier
     undecided: int = 0
+    screened: int = 0  # judged only by the screen (its arithmetic found no violation)
+    dissolved: int = 0  # candidates of the screen that the exact or certified judge cleared
     seconds: float = 0.0
     to_first: int | None = None  # examples judged up to and including the first counterexample
     instance: Any = None  # the (shrunk) counterexample, when one was found
     out_of_time: bool = False
+    max_ratio: float | None = None
 
 
 def search(claim: Claim, ctx: Context, *, max_examples: int, seconds: float | None,
-           shrink: bool) -> Search:
+           shrink: bool, screen: AbstractBackend | None = None) -> Search:
     """Search ``claim``'s domain for ``ctx.statement`` (Hypothesis ``find`` with the claim's
     strategy and ``holds``), counting every judged instance; stop at the first counterexample
     when not ``shrink``. A spent seconds budget keeps what was found (a counterexample found
-    while shrinking is kept, shrunk as far as the time allowed)."""
-    from hypothesis import HealthCheck, Phase, find, settings
+    while shrinking is kept, shrunk as far as the time allowed).
+
+    Targeting: where ``holds`` gives a ratio (how near the instance comes to refuting),
+    ``hypothesis.target`` steers the search towards large ones; the largest is reported.
+
+    Two tiers: with a ``screen`` arithmetic (and a claim that has a ``screen`` judge), each
+    instance is judged first in it; only an instance the screen does not clear (a candidate)
+    is judged by ``holds``, and a candidate that ``holds`` clears is counted as dissolved. Only
+    what ``holds`` finds false is ever a counterexample."""
+    from hypothesis import HealthCheck, Phase, find, settings, target
     from hypothesis.errors import NoSuchExample
 
     from recmem.checks.runner import hypothesis_files_in_home
 
     assert claim.strategy is not None and claim.holds is not None
     holds = claim.holds
+    screen_judge = claim.screen if screen is not None else None
     out = Search()
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
 
+    def steer(ratio: float | None) -> None:
+        if ratio is None or not math.isfinite(ratio):
+            return
+        out.max_ratio = ratio if out.max_ratio is None else max(out.max_ratio, ratio)
+        target(ratio, label="ratio")
+
     def refutes(instance: Any) -> bool:
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfTime
+        if screen_judge is not None:
+            first = screen_judge(instance, screen, ctx)
+            if first.holds is True:  # cleared; what the screen cannot tell is a candidate too
+                out.examples += 1
+                out.screened += 1
+                steer(first.ratio)
+                return False
         r = holds(instance, ctx)
         out.examples += 1
         out.undecided += r.holds is None
+        steer(r.ratio)
+        if screen_judge is not None and r.holds is not False:
+            out.dissolved += 1
         if r.holds is False:
             if out.to_first is None:
                 out.to_first = out.examples
             out.instance = instance  # the latest failing one: shrinking only makes it smaller
         return r.holds is False
 
-    phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
+    phases = [Phase.generate, Phase.target, Phase.shrink] if shrink else [Phase.generate,
+                                                                          Phase.target]
     cfg = settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
                    suppress_health_check=list(HealthCheck), phases=phases)
     import random
 
+    context = screen.activate() if screen_judge is not None and screen is not None \
+        else contextlib.nullcontext()
     try:
-        with hypothesis_files_in_home():
+        with hypothesis_files_in_home(), context:
             out.instance = find(claim.strategy(ctx), refutes, settings=cfg,
                                 random=random.Random(ctx.seed))
     except NoSuchExample:
@@ -173,7 +207,13 @@ def replay_evidence(claim: Claim, ctx: Context) -> list[Any]:
 # ---- one claim's campaign ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class FuzzJob:
-    """A picklable work item: one claim's campaign (the claim travels by ID)."""
+    """A picklable work item: one shard of one claim's campaign (the claim travels by ID).
+
+    A campaign of ``shards`` shards splits the example budget among them; shard ``k`` searches
+    with its own seed derived from (seed, claim, k), so the shards explore different parts of
+    the domain and can run on different workers; :func:`merge` puts them back together in
+    shard order, so the report depends on the seed, the budget and the number of shards, never
+    on where or in which order the shards ran."""
 
     claim_id: str
     params: dict[str, Any]
@@ -182,6 +222,29 @@ class FuzzJob:
     seconds: float | None
     replay_only: bool
     controls: bool
+    shard: int = 0
+    shards: int = 1
+    backend: str | None = None  # the screen's arithmetic (``--backend``), if any
+
+    @property
+    def search_seed(self) -> int:
+        """The seed of this shard's search: the campaign's own for a single shard."""
+        if self.shards == 1:
+            return self.seed
+        digest = hashlib.sha256(f"{self.seed}:{self.claim_id}:{self.shard}".encode()).digest()
+        return int.from_bytes(digest[:4], "big")
+
+    @property
+    def shard_examples(self) -> int:
+        """This shard's part of the example budget (the parts add up to ``max_examples``)."""
+        base, extra = divmod(self.max_examples, self.shards)
+        return base + (self.shard < extra)
+
+
+def shard_jobs(job: FuzzJob, shards: int) -> list[FuzzJob]:
+    """The ``shards`` shards of one claim's campaign (at most one per example)."""
+    n = max(1, min(shards, job.max_examples))
+    return [replace(job, shard=k, shards=n) for k in range(n)]
 
 
 @dataclass
@@ -199,6 +262,9 @@ class ClaimCampaign:
     replayed: int = 0
     controls: list[dict[str, Any]] = field(default_factory=list)
     note: str = ""
+    screened: int = 0
+    screen: str | None = None
+    shards: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         from recmem.checks.report import _jsonable
@@ -219,8 +285,18 @@ def _counterexample(claim: Claim, ctx: Context, instance: Any, how: str) -> dict
             "certified_by": r.certified_by, "values": r.values, "detail": r.detail}
 
 
+def _screen_backend(claim: Claim, job: FuzzJob) -> AbstractBackend | None:
+    """The screen's arithmetic for this claim: none without ``--backend`` or a screen judge."""
+    if job.backend is None or claim.screen is None:
+        return None
+    from recmem.numerics.backend import make_backend
+
+    return make_backend(job.backend)
+
+
 def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
-    """One claim's campaign (module docstring): replay, search, controls."""
+    """One shard of one claim's campaign (module docstring): replay (first shard only),
+    search, controls."""
     from recmem.checks.registry import get
 
     claim = get(job.claim_id)
@@ -228,16 +304,21 @@ def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
     if claim.strategy is None or claim.holds is None:
         return ClaimCampaign(claim.id, STATUS_NO_STRATEGY,
                              note="no searchable domain yet (a study or an experiment)")
-    ctx = Context(job.params, seed=job.seed, statement=claim.statement)
-    camp = ClaimCampaign(claim.id, STATUS_SURVIVED)
-    for instance in stored_instances(claim):
-        camp.replayed += 1
-        cx = _counterexample(claim, ctx, instance, "replay of a stored counterexample")
-        if cx["holds"] is False:
-            camp.counterexamples.append(cx)
+    ctx = Context(job.params, seed=job.search_seed, statement=claim.statement)
+    screen = _screen_backend(claim, job)
+    camp = ClaimCampaign(claim.id, STATUS_SURVIVED, shards=job.shards,
+                         screen=None if screen is None else screen.name)
+    if job.shard == 0:
+        for instance in stored_instances(claim):
+            camp.replayed += 1
+            cx = _counterexample(claim, ctx, instance, "replay of a stored counterexample")
+            if cx["holds"] is False:
+                camp.counterexamples.append(cx)
     if not job.replay_only and not camp.counterexamples:
-        s = search(claim, ctx, max_examples=job.max_examples, seconds=job.seconds, shrink=True)
-        camp.examples, camp.undecided = s.examples, s.undecided
+        s = search(claim, ctx, max_examples=job.shard_examples, seconds=job.seconds,
+                   shrink=True, screen=screen)
+        camp.examples, camp.undecided, camp.max_ratio = s.examples, s.undecided, s.max_ratio
+        camp.screened, camp.dissolved = s.screened, s.dissolved
         if s.instance is not None:
             cx = _counterexample(claim, ctx, s.instance, "search, shrunk" if not s.out_of_time
                                  else "search (time ran out while shrinking)")
@@ -248,23 +329,76 @@ def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
                 camp.dissolved += 1
         if s.out_of_time and not camp.counterexamples:
             camp.note = f"seconds budget spent after {s.examples} examples"
-    if camp.counterexamples:
-        camp.status = STATUS_REFUTED
-    elif camp.examples and camp.undecided == camp.examples:
-        camp.status = STATUS_UNDECIDED
+    _settle(camp)
     if job.controls:
-        camp.controls = [_fuzz_control(claim, ctx, c, job) for c in claim.controls]
+        camp.controls = [_fuzz_control(claim, ctx, c, job, screen) for c in claim.controls]
     camp.seconds = round(time.perf_counter() - t0, 3)
     return camp
 
 
-def _fuzz_control(claim: Claim, ctx: Context, control: Any, job: FuzzJob) -> dict[str, Any]:
-    from dataclasses import replace
+def _settle(camp: ClaimCampaign) -> None:
+    if camp.counterexamples:
+        camp.status = STATUS_REFUTED
+    elif camp.examples and camp.undecided == camp.examples:
+        camp.status = STATUS_UNDECIDED
+    else:
+        camp.status = STATUS_SURVIVED
 
+
+def _fuzz_control(claim: Claim, ctx: Context, control: Any, job: FuzzJob,
+                  screen: AbstractBackend | None) -> dict[str, Any]:
     cctx = replace(ctx, statement=control.statement, cache={})
-    s = search(claim, cctx, max_examples=job.max_examples, seconds=job.seconds, shrink=False)
+    s = search(claim, cctx, max_examples=job.shard_examples, seconds=job.seconds, shrink=False,
+               screen=screen)
     found = s.instance is not None
     return {"change": control.change, "refuted": found,
             "examples_to_first_counterexample": s.to_first, "examples": s.examples,
-            "undecided": s.undecided, "seconds": round(s.seconds, 3),
+            "undecided": s.undecided, "dissolved": s.dissolved, "seconds": round(s.seconds, 3),
             "counterexample": python_literal(s.instance) if found else None}
+
+
+def merge(shards: list[ClaimCampaign]) -> ClaimCampaign:
+    """One claim's report from its shards' reports, given in shard order: counts add up, the
+    counterexamples are those of the first shard that found any (a counterexample the shards
+    found alike is listed once), and a control's examples to its first counterexample count
+    every example of the shards before the first one that refuted it."""
+    if len(shards) == 1:
+        return shards[0]
+    first = shards[0]
+    if first.status in (STATUS_NO_STRATEGY, STATUS_ERROR):
+        return first
+    out = ClaimCampaign(first.id, STATUS_SURVIVED, replayed=first.replayed, screen=first.screen,
+                        shards=len(shards))
+    ratios = [c.max_ratio for c in shards if c.max_ratio is not None]
+    out.max_ratio = max(ratios) if ratios else None
+    for c in shards:
+        out.examples += c.examples
+        out.undecided += c.undecided
+        out.screened += c.screened
+        out.dissolved += c.dissolved
+        out.seconds = round(out.seconds + c.seconds, 3)
+        if c.counterexamples and not out.counterexamples:
+            out.counterexamples = list(c.counterexamples)
+    notes = sorted({c.note for c in shards if c.note})
+    out.note = "; ".join(notes)
+    _settle(out)
+    if any(c.status == STATUS_ERROR for c in shards):
+        out.status = STATUS_ERROR
+    out.controls = [_merge_control([c.controls[i] for c in shards])
+                    for i in range(len(first.controls))]
+    return out
+
+
+def _merge_control(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    out = dict(parts[0])
+    out.update(refuted=False, examples_to_first_counterexample=None, counterexample=None,
+               examples=0, undecided=0, dissolved=0, seconds=0.0)
+    for part in parts:
+        if part["refuted"] and not out["refuted"]:
+            out.update(refuted=True, counterexample=part["counterexample"],
+                       examples_to_first_counterexample=out["examples"]
+                       + part["examples_to_first_counterexample"])
+        for key in ("examples", "undecided", "dissolved"):
+            out[key] += part[key]
+        out["seconds"] = round(out["seconds"] + part["seconds"], 3)
+    return out

@@ -163,7 +163,9 @@ class Claim:
     of its negative controls. ``symbolic`` returns symbolic evidence; ``numeric`` is run once per
     selected arithmetic; ``strategy`` builds a Hypothesis strategy over the statement's domain
     and ``holds`` judges one drawn instance exactly or with certified arithmetic (used by the
-    counterexample search, ``recmem fuzz`` and the property-based tests).
+    counterexample search, ``recmem fuzz`` and the property-based tests); ``screen``, where a
+    claim has one, judges a drawn instance in a given float or fixed-precision arithmetic for
+    ``recmem fuzz --backend``, whose candidates ``holds`` then confirms or dissolves.
     """
 
     id: str
@@ -177,6 +179,9 @@ class Claim:
     numeric: NumericSide | None = None
     strategy: Callable[[Context], Any] | None = None
     holds: Callable[[Any, Context], Any] | None = None
+    # a cheap judge of one instance in a float or fixed-precision arithmetic (``recmem fuzz
+    # --backend``): it only proposes candidates, which ``holds`` must confirm
+    screen: Callable[[Any, AbstractBackend, Context], Any] | None = None
     corrects: str | None = None
     reading: str | None = None
     notes: str = ""

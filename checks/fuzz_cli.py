@@ -38,6 +38,17 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
     f.add_argument("--seed", type=seed, default=0,
                    help="seed of the search, a non-negative integer (default 0); the same seed "
                         "and --max-examples give the same report")
+    f.add_argument("--backend", metavar="SPEC", default=None, type=_screen_spec,
+                   help="a cheap first tier: judge each instance first in this arithmetic "
+                        "(numpy, torch[:cpu|:cuda], mpmath@BITS, flint@BITS) and only its "
+                        "candidates exactly; a candidate the exact or certified judge clears is "
+                        "counted as dissolved, and only a confirmed one is reported. Claims with "
+                        "no judge in a float arithmetic are judged exactly only (default: every "
+                        "instance exactly)")
+    f.add_argument("--shards", type=int_between(1), default=1, metavar="K",
+                   help="split each claim's search into K shards, each with its own derived "
+                        "seed and 1/K of the examples, run in parallel with --jobs/--cluster "
+                        "(default 1); the report depends on K, not on --jobs")
     f.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="override a claim parameter (see `recmem show CLAIM_ID`)")
     f.add_argument("--replay", action="store_true",
@@ -57,6 +68,21 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
     f.add_argument("--quiet", action="store_true", help="no progress display")
 
 
+def _screen_spec(text: str) -> str:
+    """``--backend``: a float or fixed-precision arithmetic (sympy is exact: no screen)."""
+    from recmem.numerics.backend import parse_spec
+
+    try:
+        spec = parse_spec(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if spec.kind == "sympy":
+        raise argparse.ArgumentTypeError(
+            "sympy is exact: the screen is a float or fixed-precision arithmetic (numpy, torch, "
+            "mpmath@BITS, flint@BITS)")
+    return str(spec)
+
+
 def _report(campaigns: list[Any], meta: dict[str, Any], complete: bool) -> dict[str, Any]:
     return {"meta": meta, "complete": complete, "claims": [c.to_dict() for c in campaigns]}
 
@@ -70,6 +96,8 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
         ClaimCampaign,
         FuzzJob,
         fuzz_claim,
+        merge,
+        shard_jobs,
     )
     from recmem.checks.execution import make_executor
     from recmem.checks.outputs import write_atomic
@@ -87,11 +115,16 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
     if args.claim_ids and not fuzzable:
         return usage(f"{', '.join(c.id for c in claims)}: no fuzzable domain (a study or an "
                      "experiment)")
-    jobs_list = [FuzzJob(c.id, dict(params[c.id]), args.seed, args.examples, args.seconds,
-                         args.replay, args.controls) for c in claims]
+    jobs_list = [shard for c in claims for shard in shard_jobs(
+        FuzzJob(c.id, dict(params[c.id]), args.seed, args.examples, args.seconds, args.replay,
+                args.controls, backend=args.backend), args.shards)]
+    owner = [[c.id for c in claims].index(j.claim_id) for j in jobs_list]
+    expected = {i: owner.count(i) for i in set(owner)}
     meta = {"seed": args.seed, "max_examples": args.examples, "seconds": args.seconds,
-            "replay": args.replay, "controls": args.controls, "executor": None}
-    results: dict[int, Any] = {}
+            "replay": args.replay, "controls": args.controls, "backend": args.backend,
+            "shards": args.shards, "executor": None}
+    parts: dict[int, dict[int, Any]] = {}  # claim index → shard → its report
+    results: dict[int, Any] = {}  # claim index → its merged report, once every shard is in
     err = sys.stderr
 
     def write_json(complete: bool) -> None:
@@ -121,15 +154,20 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
             for index, result in ex.map_unordered(fuzz_claim, jobs_list, on_start=started):
                 camp = result.value if result.ok else ClaimCampaign(
                     jobs_list[index].claim_id, STATUS_ERROR, note=str(result.error))
-                results[index] = camp
-                write_json(False)
+                claim_index = owner[index]
+                parts.setdefault(claim_index, {})[jobs_list[index].shard] = camp
                 progress.advance(task)
+                if len(parts[claim_index]) < expected[claim_index]:
+                    continue
+                done = parts[claim_index]
+                results[claim_index] = merge([done[k] for k in sorted(done)])
+                write_json(False)
                 if not args.quiet and not live:
-                    err.write(_line(camp, len(results), len(jobs_list)) + "\n")
+                    err.write(_line(results[claim_index], len(results), len(claims)) + "\n")
     except KeyboardInterrupt:
         write_json(False)
         _print(results)
-        err.write(f"recmem: interrupted; {len(results)} of {len(jobs_list)} claim(s) finished "
+        err.write(f"recmem: interrupted; {len(results)} of {len(claims)} claim(s) finished "
                   f"and kept{' in ' + str(args.json) if args.json else ''} with \"complete\": "
                   "false\n")
         return EXIT_INTERRUPTED
@@ -141,6 +179,8 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
 
 def _line(camp: Any, done: int, total: int) -> str:
     extra = (f", {len(camp.counterexamples)} counterexample(s)" if camp.counterexamples else "")
+    if camp.dissolved:
+        extra += f", dissolved: {camp.dissolved}"
     return (f"[{done}/{total}] {camp.id}: {camp.status} after {camp.examples} examples "
             f"({camp.seconds:.1f} s){extra}")
 
@@ -154,19 +194,25 @@ def _print(results: dict[int, Any]) -> None:
     table = Table(title="recmem fuzz")
     table.add_column("claim", no_wrap=True)
     table.add_column("status", no_wrap=True)
-    for col in ("examples", "undecided", "replayed", "seconds"):
+    camps = [results[i] for i in sorted(results)]
+    screened = any(c.screen for c in camps)
+    ratios = any(c.max_ratio is not None for c in camps)
+    numbers = ["examples", "undecided", *(["dissolved"] if screened else []),
+               *(["max ratio"] if ratios else []), "replayed", "seconds"]
+    for col in numbers:
         table.add_column(col, justify="right", no_wrap=True)
     table.add_column("controls refuted (examples to first)", overflow="fold")
-    for i in sorted(results):
-        c = results[i]
+    for c in camps:
         ctl = ""
         if c.controls:
             refuted = sum(1 for x in c.controls if x["refuted"])
             firsts = [x["examples_to_first_counterexample"] for x in c.controls if x["refuted"]]
             ctl = f"{refuted}/{len(c.controls)}" + (
                 f" ({min(firsts)}–{max(firsts)})" if firsts else "")
-        table.add_row(c.id, c.status, str(c.examples), str(c.undecided), str(c.replayed),
-                      f"{c.seconds:.1f}", ctl)
+        ratio = "" if c.max_ratio is None else f"{c.max_ratio:.3g}"
+        row = [str(c.examples), str(c.undecided), *([str(c.dissolved)] if screened else []),
+               *([ratio] if ratios else []), str(c.replayed), f"{c.seconds:.1f}"]
+        table.add_row(c.id, c.status, *row, ctl)
     con.print(table)
     for i in sorted(results):
         c = results[i]
@@ -174,5 +220,9 @@ def _print(results: dict[int, Any]) -> None:
             con.print(f"[red]{c.id}[/] counterexample ({escape(cx['found_by'])}; certified by "
                       f"{escape(str(cx['certified_by']))}):")
             con.print("    " + escape(cx["instance"]), soft_wrap=True)
+        if c.dissolved:
+            what = (f"candidates of the {c.screen} screen that the exact judge cleared"
+                    if c.screen else "candidates that did not survive being judged again")
+            con.print(f"{c.id}: dissolved: {c.dissolved} ({what})")
         if c.note:
             con.print(f"{c.id}: {escape(c.note)}")

@@ -24,6 +24,12 @@ class Instance:
     certified_by: str
     values: dict[str, Any] = field(default_factory=dict)
     detail: str = ""
+    # how near the instance comes to refuting, for guidance only (never a verdict): the ratio of
+    # an inequality's two sides, or of an error to what the statement allows, oriented so that a
+    # value above 1 is on the refuting side; None where the statement has no such measure (an
+    # identity). ``recmem fuzz`` steers its search towards large ratios (hypothesis.target) and
+    # reports the largest seen
+    ratio: float | None = None
 
 
 SEARCH_BACKEND = "exact (Hypothesis search)"

@@ -203,6 +203,10 @@ class LimitDecay(Statement):
         """e^{βt}|f(t)|, the quantity (105) says tends to 0."""
         return x.exp(beta * t) * abs(f_t)
 
+    def range_top(self, beta0: Fraction) -> Fraction:
+        """The upper end beta_factor·β₀ of the conclusion's range 0 < β < beta_factor·β₀ (105)."""
+        return self.beta_factor * beta0
+
 
 def limit_decay_proof(st: LimitDecay) -> Proof:
     """Decide Lemma A.10 (or a variant): a witness sequence that meets the statement's hypotheses

@@ -29,6 +29,7 @@ interval on its side of a); φ_t extended by 0 on x ≤ 0 is unimodal, and Σ_{k
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -240,3 +241,86 @@ def integrability_proof(st: IntegrableTargets) -> Proof:
             return Proof(None, f"p = {p}", "SymPy could not decide the series", details=details)
     return Proof(True, "every listed target", "SymPy: termwise integrals and a convergent sum",
                  details=details)
+
+
+# ---- one instance at a time (the counterexample search) ---------------------------------------------
+
+def memory_sides(st: RescaledExample, part: str, m: int, t: Fraction) -> tuple[Any, Any]:
+    """The RNN's memory Σ_(k≤m) c_k e^(rate_k·t) and the target's truncation Σ_(k≤m) coef_k
+    e^(rate'_k·t) in one part of the worked example (:data:`PARTS`) at width m and time t ≥ 0,
+    as exact exponential polynomials (:class:`recmem.theory.exp_sums.ExpPoly`), both read from
+    the statement (:meth:`RescaledExample.rnn`, :meth:`RescaledExample.target`), W App. C."""
+    from recmem.theory.exp_sums import ExpPoly
+
+    ks = range(1, m + 1)
+    rnn = ExpPoly.of((c, r * t) for c, r in (st.rnn(part, k) for k in ks))
+    tgt = ExpPoly.of((c, r * t) for c, r in (st.target(part, k) for k in ks))
+    return rnn, tgt
+
+
+def memory_instance(st: RescaledExample, part: str, m: int, t: Fraction,
+                    digits: int = 12) -> tuple[bool, dict[str, str]]:
+    """Decide W App. C's memory identity ρ̂_m(t) = ρ_m(t) in one part at one (m, t), exactly:
+    the difference of :func:`memory_sides` is an exponential polynomial with rational
+    coefficients and exponents, zero iff every coefficient collected by exponent is zero
+    (Lindemann–Weierstrass). Both memories are reported as arb balls (64 bits) and, when they
+    differ, the certified sign of the difference."""
+    from recmem.theory.exp_sums import ball_text
+
+    rnn, tgt = memory_sides(st, part, m, t)
+    diff = rnn - tgt
+    values = {"part": part, "m": str(m), "t": str(t),
+              "RNN memory ρ̂_m(t)": ball_text(rnn.enclose(64), digits),
+              "target ρ_m(t)": ball_text(tgt.enclose(64), digits)}
+    if diff.is_zero():
+        return True, values
+    q, c = diff.terms[0]
+    sign, bits = diff.sign()
+    values |= {"ρ̂_m(t) − ρ_m(t), terms collected": _short(str(diff)),
+               "a nonzero coefficient": f"{c} at e^({q})",
+               "sign of the difference (arb)": f"{'> 0' if sign == 1 else '< 0'} at {bits} bits"
+               if sign else f"undecided at {bits} bits"}
+    return False, values
+
+
+def _short(text: str, limit: int = 240) -> str:
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+@functools.cache
+def termwise_power(st: IntegrableTargets, p: int) -> tuple[Fraction, Fraction] | None:
+    """(C, e) with ∫_0^∞ k^−q e^(−t/k^p) dt = C·k^e, from SymPy's integral of the statement's
+    term (:meth:`IntegrableTargets.term_integral`), W App. C / §2.2; None when it is not of
+    that form."""
+    import sympy as sp
+
+    k = sp.Symbol("k", positive=True, integer=True)
+    expr = sp.simplify(st.term_integral(sp, k, p))
+    coef, expo = expr.as_coeff_exponent(k)
+    if not (coef.is_Rational and expo.is_Rational) or sp.simplify(expr - coef * k**expo) != 0:
+        return None
+    return Fraction(int(coef.p), int(coef.q)), Fraction(int(expo.p), int(expo.q))
+
+
+def l1_instance(st: IntegrableTargets, p: int, big_k: int) -> tuple[bool | None, dict[str, str],
+                                                                     float | None]:
+    """Decide ρ_p ∈ L¹([0, ∞)) (§2.2) for the target with rate power p, exactly: the terms are
+    nonnegative, so ∫_0^∞ ρ_p = Σ_k ∫_0^∞ (k-th term) (Tonelli) = Σ_k C·k^e
+    (:func:`termwise_power`), finite iff C = 0 or e < −1 (the p-series). Reported: the partial
+    norm ∫_0^∞ ρ_K = Σ_(k≤K) C·k^e (exact, a lower bound of ∫ρ_p) at the drawn K, and as the
+    search's ratio the Cauchy condensation ratio 2^(e+1) (the series converges iff it is < 1)."""
+    power = termwise_power(st, p)
+    values = {"target": f"ρ(t) = Σ_(k≥1) k^−{st.coef_power} e^(−t/k^{p})", "p": str(p),
+              "K": str(big_k)}
+    if power is None:
+        return None, values | {"∫_0^∞ k-th term": "not a power of k"}, None
+    coef, expo = power
+    values["∫_0^∞ k-th term (SymPy)"] = f"{coef}·k^({expo})"
+    if expo.denominator == 1:
+        partial = sum((coef * Fraction(k) ** int(expo) for k in range(1, big_k + 1)), Fraction(0))
+        values["∫_0^∞ ρ_K = Σ_(k≤K) (exact)"] = _short(str(partial), 80) + (
+            f" ≈ {float(partial):.8g}" if partial.denominator != 1 else "")
+    finite = coef == 0 or expo < -1
+    values["Σ_k C·k^e"] = ("converges (p-series, e < −1)" if finite
+                           else "diverges (p-series, e ≥ −1): ∫_0^∞ ρ = ∞")
+    return finite, values, float(2 ** (expo + 1)) if coef else 0.0

@@ -749,3 +749,71 @@ def horizons_proof(law: GridHorizons) -> Proof:
     if ok:
         return Proof(True, scope, "exact rational arithmetic")
     return Proof(False, scope, "exact rational arithmetic", counterexample=witness)
+
+
+# ---- one instance at a time (the counterexample searches) -------------------------------------------
+
+def grid_sides(law: GridHorizons) -> tuple[str, ...]:
+    """The grids whose times ``law``'s relation quantifies over (App. D): "same" — every time of
+    either grid has a partner in the other; "contains" — every evaluation time lies in the
+    training grid; "prefix" — every training time equals the evaluation time at its index."""
+    return {"same": ("train", "evaluate"), "contains": ("evaluate",),
+            "prefix": ("train",)}[law.relation]
+
+
+def grid_time_holds(law: GridHorizons, side: str, k: int) -> tuple[bool, dict[str, str]]:
+    """Exact (rational grids): ``law``'s relation at the k-th time (0-based) of the ``side``
+    grid, App. D. The relation holds iff this holds at every time of :func:`grid_sides` (the
+    quantifiers of :meth:`GridHorizons.holds`); a time of a grid the relation does not quantify
+    over holds vacuously."""
+    grids = {"train": law.points(law.train), "evaluate": law.points(law.evaluate)}
+    x = grids[side][k]
+    values = {"grid": f"{side} ({len(grids[side])} times)", "index": str(k), "time": str(x)}
+    if side not in grid_sides(law):
+        return True, values | {"relation": f"{law.relation}: does not quantify over this grid"}
+    if law.relation == "prefix":
+        ev = grids["evaluate"]
+        partner = ev[k] if k < len(ev) else None
+        values["evaluation time at the same index"] = str(partner) if partner is not None else \
+            f"none (the evaluation grid has {len(ev)} times)"
+        return partner == x, values
+    other = "evaluate" if side == "train" else "train"
+    inside = x in set(grids[other])
+    values[f"in the {other} grid"] = str(inside)
+    if not inside:
+        near = min(grids[other], key=lambda y: abs(y - x))
+        values[f"nearest {other} time"] = str(near)
+    return inside, values
+
+
+def a1_lyapunov_comparison(law: SlopeRate, a: Fraction, b: Fraction, L: Fraction, beta0: Fraction,
+                           w: Sequence[Fraction], u0: Sequence[Fraction],
+                           t: Fraction) -> tuple[Any, Any, Any]:
+    """A.9's eq. (62) for σ ∈ 𝒜₁ at one instance, as exact exponential polynomials: diagonal
+    W = diag(w), u0 = (v_0,i²), V(v) = vᵀPv with P = (−2W)⁻¹ (eqs. (48)–(49)), so V(v_t) =
+    Σ_i u_i(t)/(2|w_i|), each u_i = v_i² solving u' = 2w_i u(a − bu) (eq. (45) with σ' = a − bσ²,
+    decoupled), u_i(t) = a u0_i E_i/(a − b u0_i(1 − E_i)) with E_i = e^{2a w_i t} (Bernoulli; the
+    solution is checked by SymPy in :func:`slope_rate_proof`). Returns (numerator, V(v_t) as a
+    list of (numerator, denominator) pairs, the bound e^{−2κ(1−L)β₀t}V(v_0)) with κ and the slack
+    read from ``law``: V(v_t) − bound = numerator/Π_i D_i, D_i = a − b u0_i + b u0_i E_i > 0, so
+    the statement holds at this instance iff the numerator is ≤ 0."""
+    from recmem.theory.exp_sums import ExpPoly
+
+    one = ExpPoly.constant(1)
+    parts = []
+    for wi, ui in zip(w, u0, strict=True):
+        e = ExpPoly.exp(2 * a * wi * t)
+        parts.append((e * (a * ui / (2 * abs(wi))), one * (a - b * ui) + e * (b * ui)))
+    v0 = sum((ui / (2 * abs(wi)) for wi, ui in zip(w, u0, strict=True)), Fraction(0))
+    bound = ExpPoly.exp(-2 * law.kappa(a) * law.slack(L) * beta0 * t) * v0
+    numerator = ExpPoly()
+    for i, (num, _) in enumerate(parts):
+        term = num
+        for j, (_, den) in enumerate(parts):
+            if j != i:
+                term = term * den
+        numerator = numerator + term
+    all_den = one
+    for _, den in parts:
+        all_den = all_den * den
+    return numerator - bound * all_den, parts, bound

@@ -8,6 +8,7 @@ includes a size with that sign −1 (the largest N' ≤ N with N' ≡ 2, 3 mod 4
 
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
 from typing import Any
@@ -30,6 +31,7 @@ from recmem.checks.strategies import node_lists
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics import nodes as nd
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.exact import to_mpc
 from recmem.numerics.linalg import constant, power_matrix, product
 from recmem.theory.vandermonde import VandermondeDet
 
@@ -106,6 +108,32 @@ def strategy(ctx: Context) -> Any:
     return node_lists(1, 6)
 
 
+def screen(instance: list[Any], backend: AbstractBackend, ctx: Context) -> Instance:
+    """The statement in ``backend``'s arithmetic (``recmem fuzz --backend``): det V_N by the
+    backend's LU against the statement's product, their gap against 4·N²·u·H with H = Π‖row_i‖₂
+    (Hadamard's bound on |det|; LU's error in det is about N·u·‖V‖·‖adj V‖ ≤ N·u·H·‖V‖/min‖row‖):
+    a cheap screen with no condition number, whose candidates the exact judge decides. A false
+    statement whose gap is far below H (nearly coincident nodes) passes it: the screen trades
+    power for speed, the exact tier alone (no --backend) does not."""
+    law = ctx.law(VandermondeDet)
+    n = len(instance)
+    lam = backend.vector(instance)
+    det = backend.det(power_matrix(backend, lam, law.powers(n)))
+    right = law.rhs(backend.entries(lam), lambda c: constant(backend, c),
+                    lambda fs, one: product(backend, fs))
+    mp = mpmath.MPContext()
+    mp.prec = 64
+    left, rhs = backend.scalar_to_mp(det, mp), backend.scalar_to_mp(right, mp)
+    gap = abs(left - rhs)
+    hadamard = mp.fprod(mp.sqrt(mp.fsum(abs(to_mpc(x, mp)) ** (2 * k) for k in range(n)))
+                        for x in instance)
+    allowed = 4 * n * n * backend.unit_roundoff * hadamard
+    ratio = float(gap / allowed) if allowed > 0 else (0.0 if gap == 0 else math.inf)
+    return Instance(ratio <= 1, f"{backend.name}: gap ≤ 4·N²·u·Π‖row‖ (a screen, not a "
+                    "certificate)", {"N": n, "det": mp.nstr(left, 8), "right side":
+                    mp.nstr(rhs, 8)}, ratio=ratio)
+
+
 def holds(instance: list[Any], ctx: Context) -> Instance:
     """det V_N (exact Bareiss over ℚ(i)) vs the statement's right side, exactly."""
     from recmem.theory.vandermonde import exact_det
@@ -137,5 +165,6 @@ CLAIMS = [
         numeric=numeric,
         strategy=strategy,
         holds=holds,
+        screen=screen,
     ),
 ]

@@ -12,6 +12,7 @@ Lemmas A.8–A.9 in App. A.10).
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -958,3 +959,97 @@ def witness_evidence(check: str, backend: AbstractBackend, terms: list[SequenceT
                            f"{derived}: {', '.join(f'{r.name} = {r.exact}' for r in rows)}; "
                            "a finite computation cannot decide a statement about every m (the "
                            "symbolic side decides)")
+
+
+# ---- sequences W_m (Lemmas A.8–A.9 read about sequences): a Hypothesis strategy ------------------
+
+SEQUENCE_BAND = 3  # the largest band K of the Toeplitz tails drawn
+GUIDE_INF = 1e9  # the search-guidance ratio of an unbounded quantity (Hypothesis needs a finite one)
+
+
+@dataclass(frozen=True)
+class SequenceInstance:
+    """A drawn sequence W_m (theory.lyapunov_sequences.ToeplitzSequence) with β₀ = f × the largest
+    value the statement's hypothesis admits (0 < f ≤ 1) and M₀ = m0_factor × sup_m max|W_m,ij|
+    (factor ≥ 1; used where the statement names M₀)."""
+
+    seq: Any  # ToeplitzSequence
+    f: Fraction
+    m0_factor: Fraction = Fraction(1)
+
+    def record(self) -> dict[str, Any]:
+        s = self.seq
+        out = {"sequence": "W_m = H ⊕ T_(m−h)(m), T_k(m) = −a·I_k + Σ_j (c_j + d_j·m)·N_k^j",
+               "a": str(s.a), "c": str([str(x) for x in s.c]),
+               "d": str([str(x) for x in s.d]) if any(s.d) else "0 (entries bounded)",
+               "sup_m alpha(W_m)": str(s.abscissa)}
+        if s.h:
+            out["H"] = _fmt(s.head)
+        out["W_4"] = _fmt(s.W(4))
+        return out
+
+
+def toeplitz_sequences(head_max: int = 2, band: int = SEQUENCE_BAND) -> Any:
+    """Hypothesis strategy over sequences W_m = H ⊕ T_{m−h}(m) (W App. A.10, Lemmas A.8–A.9 read
+    about sequences; theory.lyapunov_sequences): tail −a·I + Σ_{j≤band} (c_j + d_j·m)N^j with
+    c_j ∈ [−2, 2] (zeros allowed: normal tails, single Jordan blocks, wider bands), a ∈ [1/4, 2],
+    a = Σ|c_j| (the boundary max Re φ ≤ 0 of the symbol φ, = 0 where the signs align) or
+    a = Σ|c_j| + [1/4, 2] (max Re φ < 0: uniformly bounded P_m), d = 0 (bounded entries, eq. (87))
+    two times out of three; half of the time a head H from
+    :func:`hurwitz_instances` (1…head_max, every real Hurwitz family); β₀ = f × the largest value
+    the hypothesis admits, f ∈ [1/4, 1]; M₀ = factor × the largest entry, factor ∈ {1, 3/2, 2}.
+    Pools shrink towards 0, 1, −1, 1/2, …, so a shrunk counterexample reads like −I + N."""
+    from hypothesis import strategies as st
+
+    from recmem.checks.strategies import fractions_in
+    from recmem.theory.lyapunov_sequences import ToeplitzSequence
+
+    coef = fractions_in(Fraction(-2), Fraction(2))
+    diag = fractions_in(Fraction(1, 4), Fraction(2))
+    growth = fractions_in(Fraction(-1), Fraction(1))
+    heads = hurwitz_instances(1, head_max, "all") if head_max >= 1 else st.none()
+    fs = fractions_in(Fraction(1, 4), Fraction(1))
+    m0s = st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(2)])
+    modes = st.sampled_from(["pool", "edge", "inside"])
+    grows = st.sampled_from([False, False, True])  # a band growing with m a third of the time
+
+    @st.composite
+    def build(draw: Any) -> SequenceInstance:
+        # c_K … c_1 drawn in this order: shrinking simplifies early draws first, so a shrunk
+        # counterexample keeps its nonzero coefficient in c_1 (−I + N rather than −I + N³)
+        c = tuple(reversed([draw(coef) for _ in range(band)]))
+        a, mode = draw(diag), draw(modes)
+        if mode != "pool" and any(c):  # max Re φ ≤ −a + Σ|c_j|, with equality where signs align
+            a = sum((abs(x) for x in c), Fraction(0)) + (a if mode == "inside" else 0)
+        d = tuple(draw(growth) for _ in range(band)) if draw(grows) else ()
+        head = draw(heads) if head_max >= 1 and draw(st.booleans()) else None
+        seq = ToeplitzSequence(a, c, d, head.W if head is not None else (),
+                               head.alpha if head is not None else None)
+        return SequenceInstance(seq, draw(fs), draw(m0s))
+
+    return build()
+
+
+def head_p(seq: Any) -> Any:
+    """P(H) of the sequence's head block (exact over ℚ, ``fmpq_mat``; a fresh copy), or None
+    without a head."""
+    import flint
+
+    return flint.fmpq_mat(_head_p(seq.head)) if seq.h else None
+
+
+@functools.lru_cache(maxsize=512)
+def _head_p(head: tuple[tuple[Fraction, ...], ...]) -> Any:
+    from recmem.numerics.lyapunov import exact
+
+    return exact(head).P
+
+
+def lmax_float(p: Any) -> float:
+    """λ_max of a symmetric rational matrix in float64 (search guidance only)."""
+    import numpy as np
+
+    from recmem.numerics.lyapunov import to_float64
+
+    a = to_float64(p)
+    return float(np.linalg.eigvalsh((a + a.T) / 2)[-1])

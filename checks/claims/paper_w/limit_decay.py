@@ -13,6 +13,12 @@ asks it to fall over the last octave (a trend, not a limit: this side corroborat
 independently — (109) from 𝒯 evaluated literally on s ∈ (0, 1], (110) from the weighted
 difference on t ≥ 0 — for g = f_m − f_{m+1} of a converging sequence; points: grid plus
 golden-section refinement; flint: certified branch-and-bound enclosures of both sups.
+
+Counterexample search (both statements): exact exponential-rational functions
+(numerics.exp_rational). Lemma A.10 on sequences f_m → f with a finite description (f + g/m,
+cut-offs, rates converging from above), whose hypotheses and conclusion are decided exactly
+(theory.limit_decay_families); the step (109) = (110) on g = f_{m₁} − f_{m₂}, with the statement's
+𝒯 evaluated on g at s = e^{−rt} and the two sups compared exactly (or at a certified point).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_w import _reparam as rp
+from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.theory.limit_decay import (
@@ -472,6 +479,141 @@ def symbolic_transform(ctx: Context) -> list[Evidence]:
     return [from_proof(transform_proof(ctx.law(TransformSup)), time.perf_counter() - t0)]
 
 
+# ---- the exact search: sequences f_m → f, and differences g = f_(m₁) − f_(m₂) -----------------------
+
+def _terms(max_terms: int) -> Any:
+    """Lists of exact terms (c, p, q, r) = c·t^p·e^{−rβ₀t}/(1 + t)^q: c ∈ [−2, 2]; p, q ∈ {0, 1, 2},
+    q > p (a term that decays like a negative power of t at its rate) half of the time; r ∈ [0, 3]
+    in quarters: a third of the time r = 1 (exactly the rate β₀, the boundary of (104) and
+    (105)), a third faster (r ∈ (1, 3]), a third slower (r ∈ [0, 1); r = 0: no decay)."""
+    from hypothesis import strategies as st
+
+    from recmem.checks.strategies import fractions_in
+
+    quarter = Fraction(1, 4)
+    rate = st.one_of(st.just(Fraction(1)), fractions_in(1 + quarter, Fraction(3), max_den=4),
+                     fractions_in(Fraction(0), 1 - quarter, max_den=4))
+    powers = st.one_of(st.sampled_from([(0, 1), (0, 2), (1, 2)]),
+                       st.tuples(st.integers(0, 2), st.integers(0, 2)))
+    term = st.builds(lambda c, pq, r: (c, pq[0], pq[1], r), fractions_in(Fraction(-2), Fraction(2)),
+                     powers, rate)
+    return st.lists(term, min_size=0, max_size=max_terms).map(tuple)
+
+
+def strategy(ctx: Context) -> Any:
+    """Sequences f_m → f of Lemma A.10 (W App. A.10, (103)–(105)) with exact exponential-rational
+    f (theory.limit_decay_families): β₀ ∈ [1/4, 2]; f a sum of up to 3 terms
+    c·t^p·e^{−rβ₀t}/(1 + t)^q (rates below, at and above β₀, polynomial and 1/(1 + t)^q factors);
+    f_m = f + g/m (g likewise), the cut-off f on [0, τm] with a tail e^{−ρβ₀(t−τm)} (τ ∈ [1/4, 4],
+    ρ ∈ [1/2, 3]: tails slower, as fast as, and faster than β₀), or f with the j-th rate raised by
+    μ_jβ₀/m (μ_j ∈ [0, 2]). Sequences that miss a hypothesis are drawn too (judged vacuous)."""
+    from hypothesis import strategies as st
+
+    from recmem.checks.strategies import fractions_in
+    from recmem.theory.limit_decay_families import DecayFamily
+
+    betas, fs, gs = fractions_in(Fraction(1, 4), Fraction(2)), _terms(3), _terms(2)
+    kinds = st.sampled_from(["perturbed", "cutoff", "rates"])
+    taus, rhos = fractions_in(Fraction(1, 4), Fraction(4)), fractions_in(Fraction(1, 2), Fraction(3))
+    mus = fractions_in(Fraction(0), Fraction(2))
+
+    @st.composite
+    def build(draw: Any) -> DecayFamily:
+        beta0, f, kind = draw(betas), draw(fs), draw(kinds)
+        if kind == "perturbed":
+            return DecayFamily(beta0, f, kind, g=draw(gs))
+        if kind == "cutoff":
+            return DecayFamily(beta0, f, kind, tau=draw(taus), rho=draw(rhos))
+        return DecayFamily(beta0, f, kind, mu=tuple(draw(mus) if r else Fraction(0)
+                                                    for _, _, _, r in f))
+
+    return build()
+
+
+def holds(inst: Any, ctx: Context) -> Instance:
+    """Lemma A.10 for the drawn sequence, exactly: which hypotheses it meets (uniform convergence
+    (103); (104) uniform in m, or the decay of each f_m, as the statement assumes) from the
+    asymptotics and zero tests of exponential-rational functions, then the conclusion (105) over
+    the statement's range 0 < β < top (theory.limit_decay_families). ``ratio``: top/ν*, ν* the
+    slowest rate of f (> 1 iff the conclusion fails), for sequences the hypotheses admit."""
+    from recmem.theory.limit_decay_families import conclusion
+
+    law = ctx.law(LimitDecay)
+    facts = inst.facts()
+    values: dict[str, Any] = {**inst.text(), **{k: str(v) for k, v in facts.items()}}
+    if not law.admits(facts):
+        return Instance(True, "outside the hypotheses (vacuous)", values)
+    f = inst.limit()
+    top = law.range_top(inst.beta0)
+    ok, why = conclusion(f, top)
+    a = f.asymptotic()
+    ratio = 0.0 if a is None else (float(top / a[0]) if a[0] > 0 else 1e9)
+    values |= {"conclusion's range": f"0 < β < {top}", "lim e^(βt)|f(t)|": why}
+    if inst.kind == "cutoff" and not ok:
+        m = inst.nonzero_cut()
+        if m is not None:
+            values["f(τm) ≠ 0 at"] = f"m = {m} (Lindemann–Weierstrass)"
+    return Instance(ok, "exact: the hypotheses from the asymptotics e^(−νt)t^e of exponential-"
+                    "rational functions (theory.limit_decay_families), (105) from f's slowest rate",
+                    values, ratio=ratio)
+
+
+def transform_strategy(ctx: Context) -> Any:
+    """The step (109) = (110) of the proof of Lemma A.10 (W App. A.10) on g = f_(m₁) − f_(m₂): β₀ ∈
+    [1/4, 2], β = fβ₀ with f ∈ [1/8, 7/8] (0 < β < β₀), f_(m₁), f_(m₂) sums of up to 2 exact terms
+    c·t^p·e^{−rβ₀t}/(1 + t)^q (r ∈ [0, 3]: the sups may be infinite)."""
+    from hypothesis import strategies as st
+
+    from recmem.checks.strategies import fractions_in
+
+    betas, ratios, fs = (fractions_in(Fraction(1, 4), Fraction(2)),
+                         fractions_in(Fraction(1, 8), Fraction(7, 8)), _terms(2))
+
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        beta0 = draw(betas)
+        return {"beta0": beta0, "beta": beta0 * draw(ratios), "f_m1": draw(fs), "f_m2": draw(fs)}
+
+    return build()
+
+
+GRID = tuple(Fraction(k, 8) for k in range(1, 129))  # t ∈ (0, 16]: where a sup is looked for
+
+
+def transform_holds(inst: dict[str, Any], ctx: Context) -> Instance:
+    """(109) = (110) for the drawn g, exactly: the statement's 𝒯 (its rate r and power of s) and
+    (110)'s weight are evaluated on exact exponential-rational functions (numerics.exp_rational)
+    at s = e^{−rt}, a bijection of [0, ∞) onto (0, 1] (and (𝒯g)(0) = 0 adds nothing to a sup of
+    |·|); the two sups over t ≥ 0 are compared by theory.limit_decay_families.compare_sups (equal
+    functions; one an e^{ct} multiple of the other: infinite sups from the asymptotics, the value
+    at 0, derivatives at 0, certified points, monotonicity)."""
+    from recmem.numerics.exp_rational import ExpRational, ExpRationalArith
+    from recmem.theory.limit_decay_families import compare_sups, evaluate_terms, term_text
+
+    law = ctx.law(TransformSup)
+    b0, b = inst["beta0"], inst["beta"]
+    values: dict[str, Any] = {"beta0": str(b0), "beta": str(b),
+                              "f_m1(t)": term_text(inst["f_m1"], b0),
+                              "f_m2(t)": term_text(inst["f_m2"], b0)}
+    x = ExpRationalArith()
+    t = ExpRational.t()
+
+    def g(tt: Any) -> Any:
+        return evaluate_terms(x, inst["f_m1"], b0, tt) - evaluate_terms(x, inst["f_m2"], b0, tt)
+
+    r = law.rate_value(b0, b)
+    same: Callable[[Any], Any] = lambda v: v  # noqa: E731 - the signed sides
+    try:
+        left = law.lhs(x, b0, b, g, x.exp(-r * t), absval=same)
+        right = law.rhs(x, b, g(t), t, absval=same)
+    except ValueError as exc:
+        return Instance(None, f"undecided: {exc}", values)
+    values |= {"(𝒯g)(e^(−rt)), r = " + str(r): str(left), "(110)'s e^(wβt)g(t)": str(right)}
+    ok, why = compare_sups(left, right, GRID)
+    return Instance(ok, "exact: both sides as exponential-rational functions of t (s = e^(−rt)); "
+                    + why, values)
+
+
 TOL_T = ("SymPy exact; flint: certified branch-and-bound enclosures of both sups; points: "
          "c·u·κ_g·(3 + 3t*)·sup at the maximiser t*, κ_g the cancellation in g")
 P_M = Param("m_max", 2, "largest m of g = f_m − f_{m+1} in the transform check", int,
@@ -490,16 +632,19 @@ CLAIMS = [
         uses=("W.memory-def",),
         symbolic=symbolic,
         numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         notes="The conclusion also holds at β = β₀, and uniform convergence (103) can be "
               "weakened to pointwise: |f(t)| = lim_m |f_m(t)| ≤ sup_m |f_m(t)|, so "
               "e^{β₀t}|f(t)| ≤ sup_m e^{β₀t}|f_m(t)| → 0. The uniform-in-m decay (104) is "
               "needed: cut-offs of f(t) = 1/(1 + t) each decay at rate 2 > β₀ and converge "
               "uniformly, yet f decays like 1/t; and the range cannot pass β₀: f_m = f = "
               "e^{−β₀t}/(1 + t). The numeric side tests the conclusion's trend on these witness "
-              "sequences (the hypotheses are established symbolically). No counterexample "
-              "search: the lemma quantifies over function sequences, which have no exact finite "
-              "encoding here. The proof's transform is defined with β₀ and used with β: "
-              "W.limit-decay.proof-transform.",
+              "sequences (the hypotheses are established symbolically). The counterexample search "
+              "draws sequences with an exact finite description (perturbations f + g/m, cut-offs, "
+              "rates converging from above; exponential-rational f) whose hypotheses and "
+              "conclusion are decided exactly (theory.limit_decay_families). The proof's "
+              "transform is defined with β₀ and used with β: W.limit-decay.proof-transform.",
     ),
     Claim(
         id="W.limit-decay.proof-transform",
@@ -513,6 +658,8 @@ CLAIMS = [
         params=(P_M,),
         symbolic=symbolic_transform,
         numeric=numeric_transform,
+        strategy=transform_strategy,
+        holds=transform_holds,
         notes="Finding (the printed proof disagrees with itself): (106) defines 𝒯 with β₀, so "
               "(𝒯g)(e^{−β₀t}) = e^{β₀t}g(t) and (109) = sup_t e^{β₀t}|g(t)|, not (110)'s "
               "sup_t e^{βt}|g(t)|; (117) likewise needs 𝒯 with β. With β in (106) "
@@ -534,6 +681,8 @@ CLAIMS = [
         params=(P_M,),
         symbolic=symbolic_transform,
         numeric=numeric_transform,
+        strategy=transform_strategy,
+        holds=transform_holds,
         corrects="W.limit-decay.proof-transform",
     ),
 ]

@@ -10,7 +10,10 @@ search, Kronecker LU in mpmath, certified balls in flint, Bartels–Stewart in n
 Newton in torch, each in its own precision) and compares its λ_max with the bound, where β₀ is
 the largest value the statement's hypothesis admits for the drawn W. The sequence reading's numeric
 side (:func:`sequence_numeric`) instead confirms the symbolic side's witness W_m = −I_m + 2N_m with
-P_m from the integral (78) in each arithmetic (a finite computation cannot refute "for every m").
+P_m from the integral (78) in each arithmetic (a finite computation cannot refute "for every m"),
+and its counterexample search (:func:`sequence_holds`) decides the reading exactly on sequences
+with a finite description, W_m = H ⊕ (banded triangular Toeplitz tail), from the closed form
+sup_m ‖P_m‖₂ = max(‖P(H)‖₂, 1/(−2 max_{|z|=1} Re φ(z))) of theory.lyapunov_sequences.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, parse_fraction
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, parse_fraction
 from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
@@ -329,6 +332,82 @@ def _witness_bound(law: NormBound, backend: AbstractBackend, terms: list[lc.Sequ
     return ev
 
 
+# ---- the sequence reading (.uniform): the exact search over sequences W_m -----------------------
+
+def sequence_strategy(ctx: Context) -> Any:
+    """Sequences W_m = H ⊕ T_{m−h}(m) (banded triangular Toeplitz tails, a fixed Hurwitz head of size
+    ≤ n_search; theory.lyapunov_sequences) with β₀ up to the largest value the statement's
+    hypothesis (76) admits (:func:`_lyapunov.toeplitz_sequences`)."""
+    return lc.toeplitz_sequences(int(ctx["n_search"]))
+
+
+SEQ_HOW = ("exact: sup_m ‖P_m‖₂ = max(‖P(H)‖₂, 1/(−2M)), M = max_(|z|=1) Re φ(z) of the tail's "
+           "symbol φ(z) = −a + Σ c_j z^j (∞ when M ≥ 0 or the band grows with m; "
+           "theory.lyapunov_sequences); the sign of M + shift from rational endpoint and critical "
+           "values and certified isolation of irrational critical points; ‖P(H)‖₂ ≤ c by the signs "
+           "of the characteristic polynomial of cI − P(H) over ℚ")
+
+
+def sequence_holds(inst: lc.SequenceInstance, ctx: Context) -> Instance:
+    """Lemma A.8 for the drawn sequence W_m (W App. A.10, (75)–(77); as used in A.9 (50)), exactly:
+    the statement's hypotheses (76) with the drawn β₀ and, when it assumes them, the bounded
+    entries (87); then its conclusion, sup_m ‖P_m‖₂ < ∞ ("finite") or ≤ scale/(2β₀) ("constant"),
+    from the closed form of sup_m ‖P_m‖₂ (theory.lyapunov_sequences, facts (iii)–(v)). ``ratio``:
+    for "finite", max_θ Σ c_j cos jθ / a (≥ 1 iff the sequence is unbounded), for "constant",
+    sup_m ‖P_m‖₂ over the bound."""
+    from recmem.numerics.lyapunov import identity
+
+    law = ctx.law(NormBound)
+    seq = inst.seq
+    values: dict[str, Any] = inst.record()
+    if law.family != "hurwitz" or law.kappa_power:
+        return Instance(None, "the sequence search covers Hurwitz W_m without κ₂(V)", values)
+    alpha = seq.abscissa
+    beta0 = inst.f * law.largest_beta0(alpha)
+    values["beta0"] = str(beta0)
+    if not law.admits_beta0(alpha, beta0):  # pragma: no cover - f ≤ 1 stays admitted
+        return Instance(True, "outside the hypothesis (76) (vacuous)", values)
+    if law.entry_bound and not seq.bounded_entries:
+        return Instance(True, "outside the hypothesis (87): the band grows with m (vacuous)", values)
+    if not seq.bounded_entries:
+        values |= _corners(seq)
+        return Instance(False, "exact: the band c_j + d_j·m grows with m, so (P_m)_mm → ∞ "
+                        "(theory.lyapunov_sequences, fact (iv)); sup_m ‖P_m‖₂ = ∞", values,
+                        ratio=lc.GUIDE_INF)
+    if law.bound == "finite":
+        mx = seq.symbol_max()
+        values |= {"max_|z|=1 Re phi(z)": f"{mx.approx:.6g} (sign {mx.sign:+d}, at {mx.where})"}
+        ratio = float((mx.approx + seq.a) / seq.a)
+        if mx.sign < 0:
+            return Instance(True, SEQ_HOW, values | {"sup_k ||P(T_k)||_2 (tail)":
+                                                     f"{-0.5 / mx.approx:.6g}"}, ratio=ratio)
+        return Instance(False, SEQ_HOW, values | _corners(seq), ratio=ratio)
+    bound = Fraction(law.bound_value(beta0, 1))  # no κ₂(V) in this bound
+    values["bound"] = str(bound)
+    mx = seq.symbol_max(shift=1 / (2 * bound))  # 1/(−2M) ≤ bound ⟺ M + 1/(2·bound) ≤ 0
+    m_tail = mx.approx - float(1 / (2 * bound))
+    sup_tail = -0.5 / m_tail if m_tail < 0 else lc.GUIDE_INF
+    values["max_|z|=1 Re phi(z)"] = f"{m_tail:.6g}"
+    ok_tail = mx.sign <= 0
+    ok_head, sup_head = True, 0.0
+    if seq.h:
+        p = lc.head_p(seq)
+        ok_head = lc.charpoly_psd(identity(seq.h) * lc._fq(bound) - p)
+        sup_head = lc.lmax_float(p)
+        values["||P(H)||_2"] = f"{sup_head:.6g}"
+    ratio = min(max(sup_tail, sup_head) / float(bound), lc.GUIDE_INF)
+    if ok_tail and ok_head:
+        return Instance(True, SEQ_HOW, values, ratio=ratio)
+    return Instance(False, SEQ_HOW, values | {"exceeds the bound": "the tail (its symbol)" if not
+                                              ok_tail else "the head H"} | _corners(seq),
+                    ratio=ratio)
+
+
+def _corners(seq: Any, sizes: range = range(1, 7)) -> dict[str, str]:
+    """(P_m)_mm of the first W_m, exactly (a lower bound of ‖P_m‖₂, for the report)."""
+    return {"(P_m)_mm, m = 1…6": ", ".join(str(seq.tail_corner(m)) for m in sizes)}
+
+
 # ---- claims ---------------------------------------------------------------------------------------
 
 def _params(n: int, family: str, n_search: int = 4) -> tuple[Param, ...]:
@@ -338,6 +417,9 @@ def _params(n: int, family: str, n_search: int = 4) -> tuple[Param, ...]:
                       parse_fraction), *base, lc.p_kind("nonnormal"), lc.p_departure())
     return (*base, lc.p_draw(), lc.p_n_search(n_search))
 
+
+P_HEAD = Param("n_search", 2, "largest size of the fixed head block H of the sequences W_m = "
+               "H ⊕ T_(m−h) in the counterexample search (0: tails only)", int, check=at_least(0))
 
 TOL = ("exact (SymPy witnesses and blocks; ℚ in the search); enclosure (flint eigenvalue balls); "
        "floats: c·n·κ(L)·u·‖P‖_F on λ_max (Weyl), κ(L) certified, u of the arithmetic that ran; "
@@ -409,10 +491,14 @@ CLAIMS = [
         tolerance="exact (SymPy: the closed form of (P_m)_mm for every m, with symbolic k; the "
                   "exact solve of (75) for m ≤ 5); the witness confirmed for m ≤ 6 from the "
                   "integral (78): ball enclosure (flint), c·(a + m + 8)·u·‖P̂‖_F/|(P̂)_mm| with a the "
-                  "doubling's error growth and u of the arithmetic that ran",
+                  "doubling's error growth and u of the arithmetic that ran; search: exact over ℚ "
+                  "(the sign of the tail symbol's maximum by certified root isolation)",
         uses=("W.lyapunov",),
+        params=(P_HEAD,),
         symbolic=symbolic,
         numeric=sequence_numeric,
+        strategy=sequence_strategy,
+        holds=sequence_holds,
         reading="the lemma's qualitative conclusion 'the L₂ norm of P_m are uniformly bounded', "
                 "for sequences of growing size m with bounded entries (87), as the proof of "
                 "Theorem 3.9 uses it in A.9 (50), (63)",

@@ -20,7 +20,10 @@ By homogeneity (q is a quartic form) an explicit radius works iff K(W) := sup_d 
 L/Υ² (a constant C(W) of the reading): the checks evaluate |q(d)|/|d|₂⁴ over directions in each
 arithmetic (P from solving (88) there) against C(W). The printed lemma's numeric side
 (:func:`sequence_numeric`) confirms the symbolic side's witness W_m = −I_m + 2N_m instead: P_m from
-the integral (78), q(v) and (89) at its points v = Υe_m, in each arithmetic.
+the integral (78), q(v) and (89) at its points v = Υe_m, in each arithmetic; its counterexample
+search (:func:`sequence_holds`) decides the printed lemma exactly on sequences W_m = H ⊕ (banded
+triangular Toeplitz tail) (theory.lyapunov_sequences: one Υ serves every m iff the tail's symbol
+has max_{|z|=1} Re φ < 0 and the band does not grow with m).
 """
 
 from __future__ import annotations
@@ -464,6 +467,136 @@ def _witness_radius(law: LocalQuartic, backend: AbstractBackend,
                                       "|q(v)|/|v|^4": str(ratio), "L/Upsilon^2": str(limit(t.m))})
 
 
+# ---- the printed lemma (one Υ for every m): the exact search over sequences W_m ------------------
+
+def sequence_strategy(ctx: Context) -> Any:
+    """Sequences W_m = H ⊕ T_{m−h}(m) (banded triangular Toeplitz tails, a fixed Hurwitz head of size
+    ≤ n_search; theory.lyapunov_sequences) with β₀ up to the largest value (86) admits and
+    M₀ ≥ the largest entry (:func:`_lyapunov.toeplitz_sequences`)."""
+    return lc.toeplitz_sequences(int(ctx["n_search"]))
+
+
+SEQ_HOW = ("exact: by homogeneity one Υ serves every m iff sup_m K(W_m) < ∞, K(W) = "
+           "sup_d |q(d)|/|d|₂⁴; with the tail's symbol φ(z) = −a + Σ c_j z^j and M = max_(|z|=1) "
+           "Re φ, K(W_m) ≤ 2‖W_m‖₂‖P_m‖₂ ≤ 2(a + Σ|c_j|)·max(‖P(H)‖₂, 1/(−2M)) when M < 0, while "
+           "|q_m(e_m)| = 2a(P_m)_mm → ∞ when M ≥ 0 or the band grows with m "
+           "(theory.lyapunov_sequences); the sign of M from rational endpoint and critical values "
+           "and certified isolation of irrational critical points")
+M_CHECK = 8  # the explicit radius is tested on the tail's e_m for m ≤ this
+
+
+def sequence_holds(inst: lc.SequenceInstance, ctx: Context) -> Instance:
+    """Lemma A.9 for the drawn sequence W_m (W App. A.10, (86)–(89)), exactly: the hypotheses (86)
+    with the drawn β₀ and, when assumed, (87); then "some Υ serves every m" (theory.lyapunov_sequences,
+    facts (iii)–(v)), or, for the explicit radius Υ² = β₀L/M₀, |q(v)|/|v|⁴ against L/Υ² at the tail's
+    e_m (m ≤ 8) and the head's candidate directions (a violation is exact; no violation is proved
+    only through K ≤ 2‖W‖₂‖P‖₂ with rational bounds, else undecided). ``ratio``: max_θ Σ c_j cos jθ/a
+    for the existential reading (≥ 1 iff no Υ serves), the largest |q(d)|/|d|⁴ found over L/Υ² for
+    the explicit one."""
+    law = ctx.law(LocalQuartic)
+    seq = inst.seq
+    values: dict[str, Any] = inst.record()
+    if law.family != "hurwitz" or not law.uniform:
+        return Instance(None, "the sequence search covers the uniform reading over Hurwitz W_m",
+                        values)
+    beta0 = inst.f * -seq.abscissa  # (86): sup_m max_i Re λ_i(W_m) ≤ −β₀ < 0
+    values["beta0"] = str(beta0)
+    if law.entry_bound and not seq.bounded_entries:
+        return Instance(True, "outside the hypothesis (87): the band grows with m (vacuous)", values)
+    if law.radius == "exists":
+        if not seq.bounded_entries:
+            return Instance(False, "exact: the band c_j + d_j·m grows with m, so |q_m(e_m)| = "
+                            "2a(P_m)_mm → ∞ (theory.lyapunov_sequences, facts (iv)–(v)): no Υ "
+                            "serves every m", values | _witness(seq), ratio=lc.GUIDE_INF)
+        mx = seq.symbol_max()
+        values["max_|z|=1 Re phi(z)"] = f"{mx.approx:.6g} (sign {mx.sign:+d}, at {mx.where})"
+        ratio = float((mx.approx + seq.a) / seq.a)
+        if mx.sign < 0:
+            return Instance(True, SEQ_HOW, values, ratio=ratio)
+        return Instance(False, SEQ_HOW, values | _witness(seq), ratio=ratio)
+    if law.radius != "beta0/M0" or not seq.bounded_entries:
+        return Instance(None, "the sequence search decides the existential reading and the "
+                        "explicit radius √(β₀L/M₀) with (87)", values)
+    m0 = inst.m0_factor * seq.max_entry()
+    limit = Fraction(law.limit(m0=m0, beta0=beta0, n=0, kappa=None, wnorm=None, pnorm=None))
+    values |= {"M0": str(m0), "L": "1", "L/Upsilon^2": str(limit)}
+    best, where = _largest_quartic(seq)
+    values |= {"largest |q(d)|/|d|^4 found": str(best), "at": where}
+    ratio = float(best / limit)
+    if best > limit:
+        return Instance(False, "exact over ℚ: |q(d)|/|d|₂⁴ > L/Υ² at a direction of one W_m, so "
+                        "|q(v)| > L|v|₂² at v = Υd/|d|₂ (homogeneity)", values, ratio=ratio)
+    k_bound = _quartic_bound_squared(seq)
+    if k_bound is not None and k_bound <= limit * limit:
+        return Instance(True, "exact over ℚ: sup_m K(W_m)² ≤ 4‖W_m‖₂²‖P_m‖₂² ≤ (L/Υ²)² with "
+                        "rational bounds (‖P(T)‖₂ ≤ 1/(2δ) from M + δ < 0 decided exactly)",
+                        values | {"sup_m K(W_m)^2 <=": str(k_bound)}, ratio=ratio)
+    return Instance(None, "undecided: no direction violates the radius and the bound "
+                    "2‖W‖₂‖P‖₂ does not separate", values, ratio=ratio)
+
+
+def _witness(seq: Any, upsilon: Fraction = Fraction(1), m_max: int = 12) -> dict[str, str]:
+    """(P_m)_mm for m = 1…6 and, with L = 1, the first m ≤ m_max where v = Υe_m violates (89)
+    (|q(Υe_m)| = 2aΥ⁴(P_m)_mm > Υ² = L|v|₂²)."""
+    out = {"(P_m)_mm, m = 1…6": ", ".join(str(seq.tail_corner(m)) for m in range(1, 7))}
+    for m in range(seq.h + 1, seq.h + m_max + 1):
+        q = 2 * seq.a * upsilon ** 4 * seq.tail_corner(m)
+        if q > upsilon ** 2:
+            out[f"L = 1, Υ = {upsilon}"] = (f"m = {m}, v = Υe_{m}: |q(v)| = {q} > L|v|₂² = "
+                                            f"{upsilon ** 2}")
+            break
+    return out
+
+
+def _largest_quartic(seq: Any) -> tuple[Fraction, str]:
+    """The largest exact |q(d)|/|d|₂⁴ over the tail's last basis vectors (|q(e_m)| = 2a(P_m)_mm,
+    m ≤ M_CHECK) and the head's candidate directions (drawn-free: basis, lattice, float maximiser)."""
+    best, where = Fraction(0), ""
+    for m in range(seq.h + 1, seq.h + M_CHECK + 1):
+        r = 2 * seq.a * seq.tail_corner(m)
+        if r > best:
+            best, where = r, f"e_{m} of W_{m}"
+    if seq.h:
+        from recmem.numerics.lyapunov import fmpq_matrix
+
+        w, p = fmpq_matrix(seq.head), lc.head_p(seq)
+        cands = lc.candidate_directions(w, p, tuple(Fraction(int(i == 0)) for i in range(seq.h)),
+                                        lattice=True)
+        screen = lc.float_ratios(w, p, cands)
+        for k in sorted(range(len(cands)), key=lambda k: -screen[k])[:4]:
+            d = cands[k]
+            r = abs(lc.local_q(w, p, d)) / sum((x * x for x in d), Fraction(0)) ** 2
+            if r > best:
+                best, where = r, f"d = {[str(x) for x in d]} on the head H (any W_m, m > {seq.h})"
+    return best, where
+
+
+def _quartic_bound_squared(seq: Any) -> Fraction | None:
+    """A rational upper bound of sup_m K(W_m)² from K ≤ 2‖W‖₂‖P‖₂: ‖W_m‖₂² ≤ max(λ_max(HᵀH),
+    (a + Σ|c_j|)²), ‖P_m‖₂ ≤ max(‖P(H)‖₂, 1/(2δ)) with δ = −M when M is rational, else a rational
+    below −M (M + δ < 0 decided exactly); None when M ≥ 0 or a bound is not found."""
+    mx = seq.symbol_max()
+    if mx.sign >= 0:
+        return None
+    if mx.exact is not None:  # M itself is rational: δ = −M
+        delta = -mx.exact
+    else:
+        delta = Fraction(-mx.approx).limit_denominator(2 ** 20) * Fraction(1023, 1024)
+        if delta <= 0 or seq.symbol_max(shift=delta).sign >= 0:
+            return None
+    w2 = (seq.a + sum((abs(x) for x in seq.c), Fraction(0))) ** 2
+    p_hi = 1 / (2 * delta)
+    if seq.h:
+        from recmem.numerics.lyapunov import fmpq_matrix
+
+        w = fmpq_matrix(seq.head)
+        hw, hp = lc.lmax_upper(w.transpose() * w), lc.lmax_upper(lc.head_p(seq))
+        if hw is None or hp is None:
+            return None
+        w2, p_hi = max(w2, hw), max(p_hi, hp)
+    return 4 * w2 * p_hi * p_hi
+
+
 # ---- eqs. (92)–(98) ---------------------------------------------------------------------------
 
 def cube_cases(ctx: Context) -> list[tuple[str, list[list[Fraction]], list[Fraction]]]:
@@ -628,6 +761,9 @@ def _params(n: int, kind: str | None = "nonnormal", n_search: int = 3) -> tuple[
             lc.p_n_search(n_search))
 
 
+P_HEAD = Param("n_search", 2, "largest size of the fixed head block H of the sequences W_m = "
+               "H ⊕ T_(m−h) in the counterexample search (0: tails only)", int, check=at_least(0))
+
 TOL = ("exact over ℚ in the search (rational bounds of L/Υ²); enclosure (flint balls of q(d), "
        "‖W‖₂, ‖P‖₂, κ₂(V)); point arithmetics: c·n·κ(L)·u·2‖W‖₂‖P‖₂ with u of the arithmetic that "
        "ran; mpmath violations recomputed at doubled precision")
@@ -645,10 +781,14 @@ CLAIMS = [
         tolerance="exact (SymPy: the closed form of (P_m)_mm for every m, with symbolic k; the "
                   "exact solve of (88) for m ≤ 5); the witness confirmed for m ≤ 6 from the "
                   "integral (78): ball enclosure (flint), c·(a + m + 8)·u·‖P̂‖_F/|(P̂)_mm| with a the "
-                  "doubling's error growth and u of the arithmetic that ran",
+                  "doubling's error growth and u of the arithmetic that ran; search: exact over ℚ "
+                  "(the sign of the tail symbol's maximum by certified root isolation)",
         uses=("W.lyapunov", "W.lyapunov-bound.uniform"),
+        params=(P_HEAD,),
         symbolic=symbolic,
         numeric=sequence_numeric,
+        strategy=sequence_strategy,
+        holds=sequence_holds,
         reading=READING_EXISTS,
         notes=SEQUENCE_NOTE + " For one fixed W the existential statement holds "
                               "(W.lyapunov-local.weak).",

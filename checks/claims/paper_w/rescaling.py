@@ -24,10 +24,17 @@ import mpmath
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.numeric import identity_check
+from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.exact import QQi
-from recmem.theory.rescaling import PARTS, IntegrableTargets, RescaledExample
+from recmem.theory.rescaling import (
+    PARTS,
+    IntegrableTargets,
+    RescaledExample,
+    l1_instance,
+    memory_instance,
+)
 
 QUOTE = ("Now we consider the special case: Assume $W$ is diagonal $W = \\text{diag}([w_1, w_2, "
          "\\ldots, w_m])$ . Element of matrix $U$ is 1. And the vector $c = [c_1, c_2, \\ldots, "
@@ -218,6 +225,60 @@ def symbolic_l1(ctx: Context) -> list[Evidence]:
     return [from_proof(integrability_proof(ctx.law(IntegrableTargets)), time.perf_counter() - t0)]
 
 
+# ---- the counterexample search ------------------------------------------------------------------
+LARGE_TIMES = (Fraction(64), Fraction(256), Fraction(1024))
+
+
+def strategy(ctx: Context) -> Any:
+    """App. C's worked example quantifies over its three parts (:data:`PARTS`), every width
+    m ≥ 1 and every time t ≥ 0: an instance is (part, m, t) with m = 1…64 (1 included) and t a
+    rational in [0, 16] with denominator dividing 8 (t = 0 included), or a large time 64, 256,
+    1024 (exact; the judge is exact at every size)."""
+    from hypothesis import strategies as st
+
+    from recmem.checks.strategies import fractions_in
+
+    times = st.one_of(fractions_in(0, 16, 8), st.sampled_from(LARGE_TIMES))
+    return st.tuples(st.sampled_from(PARTS), st.integers(1, 64), times)
+
+
+def holds(instance: tuple[str, int, Fraction], ctx: Context) -> Instance:
+    """Exact (W App. C): the RNN's memory Σ_(k≤m) c_k e^(rate_k t) minus the target's truncation
+    (both read from the statement) as an exponential polynomial with rational coefficients and exponents,
+    zero iff every coefficient collected by exponent is (Lindemann–Weierstrass); a nonzero
+    difference's sign is certified in arb (theory.rescaling.memory_instance). An identity: no
+    ratio."""
+    part, m, t = instance
+    ok, values = memory_instance(ctx.law(RescaledExample), part, m, t)
+    return Instance(ok, "exact: exponents and coefficients collected over ℚ, Lindemann–"
+                    "Weierstrass (distinct rational exponents: e^q linearly independent); values "
+                    "and the difference's sign in ball arithmetic (python-flint)", values,
+                    "" if ok else "the RNN's memory differs from the target's truncation")
+
+
+def l1_strategy(ctx: Context) -> Any:
+    """§2.2's requirement ρ ∈ L¹([0, ∞)) quantifies over App. C's targets, one per rate power p
+    in the statement (the targets are fixed functions, so there is no other variable): an
+    instance is (p, K), p from the statement's rate powers and K = 1…256 the truncation whose
+    exact partial norm ∫ρ_K the judge reports as the divergence's witness (K does not change the
+    verdict)."""
+    from hypothesis import strategies as st
+
+    law = ctx.law(IntegrableTargets)
+    return st.tuples(st.sampled_from(law.rate_powers), st.integers(1, 256))
+
+
+def l1_holds(instance: tuple[int, int], ctx: Context) -> Instance:
+    """Exact (W §2.2, App. C): Tonelli (nonnegative terms), SymPy's termwise integral C·k^e of the statement's
+    term, and the p-series (finite iff e < −1); ratio: the condensation ratio 2^(e+1) — the
+    boundary e = −1 (ratio 1, the harmonic series) already diverges (theory.rescaling.
+    l1_instance)."""
+    p, big_k = instance
+    ok, values, ratio = l1_instance(ctx.law(IntegrableTargets), p, big_k)
+    return Instance(ok, "exact: Tonelli, SymPy's termwise integral, p-series test", values,
+                    "" if ok is not False else "∫_0^∞ ρ = ∞: not in L¹([0, ∞))", ratio=ratio)
+
+
 def _params() -> tuple[Param, ...]:
     return (Param("t_max", 32, "largest t; the memories are compared at t_max·{1/64, 1/8, 1}", int,
                   check=at_least(1)),
@@ -248,6 +309,8 @@ CLAIMS = [
         params=_params(),
         symbolic=symbolic,
         numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         notes="Refuted: with the printed memory ρ̂(t) = Σ c_k e^{(1/k) w_k t}, 'pick w_k = 1' "
               "gives Σ k^−2 e^{+t/k}, which grows; ρ needs w_k = −1 (W.rescaling.corrected). "
               "Until the camera-ready text was available this claim was checked in a "
@@ -264,6 +327,8 @@ CLAIMS = [
         params=_params(),
         symbolic=symbolic,
         numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         corrects="W.rescaling",
         notes=NOTES,
     ),
@@ -279,6 +344,8 @@ CLAIMS = [
         uses=("W.rescaling",),
         symbolic=symbolic_l1,
         numeric=numeric_l1,
+        strategy=l1_strategy,
+        holds=l1_holds,
         notes="Finding (the printed text disagrees with itself): ∫_0^∞ k^−2 e^{−t/k} dt = 1/k and "
               "∫_0^∞ k^−2 e^{−t/k²} dt = 1, so ∫_0^∞ ρ = Σ 1/k = ∞ and ∫_0^∞ ρ₂ = Σ 1 = ∞: "
               "neither is the kernel of a bounded linear functional on (C₀, sup) (‖H‖ = ∫|ρ|), "

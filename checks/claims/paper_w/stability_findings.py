@@ -36,6 +36,9 @@ from recmem.theory.stability import (
     BallInclusion,
     GridHorizons,
     SlopeRate,
+    a1_lyapunov_comparison,
+    grid_sides,
+    grid_time_holds,
     horizons_proof,
     inclusion_proof,
     slope_rate_proof,
@@ -318,6 +321,101 @@ def slope_holds(inst: dict[str, Any], ctx: Context) -> Instance:
                      "bound²": shown[1]}, "|v_t| above the bound" if above else "")
 
 
+# 𝒜₁ instances (the search): short times, where a rate claimed too fast shows at the edge
+# |v_0| = Υ_L (there the rate is a(1 − L), it speeds up towards a as |v| falls)
+A1_SHORT_TIMES = tuple(Fraction(1, 2**j) for j in range(7))  # 1, 1/2, …, 1/64
+A1_MAX_WIDTH = 4
+A1_EDGE_SLACKS = (Fraction(1, 64), Fraction(63, 64), Fraction(1, 1024))  # L near 0 and 1
+
+
+def a1_strategy(ctx: Context) -> Any:
+    """A.9's eq. (62) for σ ∈ 𝒜₁ over the statement's whole domain (Def. 3.8 eq. (13), eq. (47)):
+    width m = 1…4 (diagonal W: decoupled units, whose decays V mixes with weights 1/(2|w_i|));
+    a ∈ [1/8, 4] (a ≤ 1 and a ≥ 1, which tanh's a = 1 divides, drawn equally often); b ∈ [0, 4]
+    (b = 0, σ linear, included); L ∈ (0, 1) (L near 0 and 1 drawn half the time); β₀ ∈ [1/8, 4];
+    w_i = −β₀ − δ_i with δ_i ∈ [0, 2] (δ_i = 0, eq. (47)'s edge max λ = −β₀, drawn half the
+    time); v_0 in the ball |v_0|₂ ≤ Υ_L, as its squares u0_i = Υ_L²·r·d_i/Σd (r = 1, the ball's
+    edge, drawn half the time; r = 0 or all d_i = 0 give v_0 = 0; for b = 0, Υ_L = ∞ and the
+    comparison is scale-invariant — linear ODE, quadratic V — so Υ_L² is replaced by 4); t ≥ 0
+    (t = 0 and the short times 1, 1/2, …, 1/64 drawn half the time, else t ∈ [0, 8]). All
+    rationals, with denominators dividing 8 or 16 (and the edge slacks); the comparison sees a
+    only through a|w_i|t, bu0_i/a ≤ L and κ(a), so these pools reach every regime of it."""
+    from hypothesis import strategies as st
+
+    from recmem.checks.strategies import fractions_in
+
+    law = ctx.law(SlopeRate)
+
+    def instance(d: dict[str, Any]) -> dict[str, Any]:
+        a, b, big_l = d["a"], d["b"], d["L"]
+        # the units, largest share of v_0 first, cut to the width m (so that a smaller m keeps
+        # the units that carry v_0: the shrinker reaches m = 1)
+        units = sorted(zip(d["d"], d["delta"], strict=True), key=lambda u: -u[0])[:d["m"]]
+        radius2 = law.upsilon_squared(a, b, big_l) if b else Fraction(4)
+        total = sum((x for x, _ in units), Fraction(0))
+        u0 = tuple(radius2 * d["r"] * x / total if total else Fraction(0) for x, _ in units)
+        return {"a": a, "b": b, "L": big_l, "beta0": d["beta0"],
+                "w": tuple(-(d["beta0"] + y) for _, y in units), "v0_sq": u0, "t": d["t"]}
+
+    per_unit = A1_MAX_WIDTH
+    return st.fixed_dictionaries({
+        "m": st.integers(1, A1_MAX_WIDTH),
+        "a": st.one_of(fractions_in(Fraction(1, 8), 1, 8), fractions_in(1, 4, 8)),
+        "b": fractions_in(0, 4, 8),
+        "L": st.one_of(fractions_in(Fraction(1, 16), Fraction(15, 16), 16),
+                       st.sampled_from(A1_EDGE_SLACKS)),
+        "beta0": fractions_in(Fraction(1, 8), 4, 8),
+        "delta": st.lists(st.one_of(st.just(Fraction(0)), fractions_in(0, 2, 8)),
+                          min_size=per_unit, max_size=per_unit),
+        "r": st.one_of(st.just(Fraction(1)), fractions_in(0, 1, 8)),
+        "d": st.lists(fractions_in(0, 1, 8), min_size=per_unit, max_size=per_unit),
+        "t": st.one_of(st.sampled_from((Fraction(0), *A1_SHORT_TIMES)),
+                       fractions_in(0, 8, 16))}).map(instance)
+
+
+def a1_holds(inst: dict[str, Any], ctx: Context) -> Instance:
+    """Exact and certified (W A.9 eq. (62)): V(v_t) − e^{−2κ(1−L)β₀t}V(v_0), with κ, the slack
+    and Υ_L read from the statement, is an exact exponential polynomial over positive
+    denominators (the Bernoulli solution of each decoupled unit,
+    theory.stability.a1_lyapunov_comparison), zero iff its collected coefficients are
+    (Lindemann–Weierstrass), else of a sign certified in arb; ratio V(v_t)/bound. An instance
+    outside the hypotheses (replayed from elsewhere) holds vacuously."""
+    import flint
+
+    from recmem.theory.exp_sums import ball_text
+
+    law = ctx.law(SlopeRate)
+    a, b, big_l, beta0, t = inst["a"], inst["b"], inst["L"], inst["beta0"], inst["t"]
+    w, u0 = inst["w"], inst["v0_sq"]
+    values = {"a": str(a), "b": str(b), "L": str(big_l), "β₀": str(beta0),
+              "W": f"diag({', '.join(map(str, w))})", "v_0²": f"({', '.join(map(str, u0))})",
+              "t": str(t), "rate": f"2κ(1 − L)β₀ with κ = {law.kappa_text}"
+              + ("" if law.lyapunov_slack else ", L taken as 0")}
+    radius2 = law.upsilon_squared(a, b, big_l) if b else None
+    admitted = (law.family == "A1" and a > 0 and b >= 0 and 0 < big_l < 1 and beta0 > 0
+                and len(w) == len(u0) >= 1 and max(w) <= -beta0 and t >= 0
+                and min(u0) >= 0 and (radius2 is None or sum(u0) <= radius2))
+    if not admitted:
+        return Instance(True, "outside the hypothesis (vacuous)", values)
+    if radius2 is not None:
+        values["Υ_L²"] = str(radius2)
+    numerator, parts, bound = a1_lyapunov_comparison(law, a, b, big_l, beta0, w, u0, t)
+    sign, bits = numerator.sign()
+    with flint.ctx.workprec(128):
+        lhs = sum((n.enclose(128) / d.enclose(128) for n, d in parts), flint.arb(0))
+        rhs = bound.enclose(128)
+        ratio = float((lhs / rhs).mid()) if rhs > 0 else None
+        values |= {"V(v_t) (Bernoulli solution)": ball_text(lhs),
+                   "bound e^(−2κ(1−L)β₀t)V(v_0)": ball_text(rhs)}
+    how = ("exact: V(v_t) − bound as an exponential polynomial over ℚ (Bernoulli solution, "
+           "Lindemann–Weierstrass for 0)" + ("" if sign == 0 else f"; its sign in ball arithmetic "
+                                              f"(python-flint, {bits} bits)"))
+    if sign is None:
+        return Instance(None, how, values, f"sign undecided at {bits} bits", ratio=ratio)
+    return Instance(sign <= 0, how, values, "V(v_t) above the bound" if sign > 0 else "",
+                    ratio=ratio)
+
+
 # ---- W.theorem.horizon ------------------------------------------------------------------------------
 def horizon_symbolic(ctx: Context) -> list[Evidence]:
     t0 = time.perf_counter()
@@ -340,6 +438,35 @@ def horizon_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     return [_judge(backend, "the two grids in this arithmetic against the relation", ar,
                    [(law.relation, v / ar.q(Fraction(t_max)))], 4 * len(law.points(law.evaluate)),
                    t0, f"largest distance to the partner time, relative to t_max = {t_max:g}")]
+
+
+def horizon_strategy(ctx: Context) -> Any:
+    """App. D's grids are fixed (first, step, last as printed); the relation quantifies over
+    their times: an instance is (grid, index) with the grid one the statement's relation
+    quantifies over (theory.stability.grid_sides: both grids for "same", the 32 training times
+    for "prefix", the evaluation times for "contains") and any index in it, its first and last
+    time drawn half the time (the boundary). The domain is finite: a search of a few dozen
+    examples enumerates the corrected statement's 32 training times."""
+    from hypothesis import strategies as st
+
+    law = ctx.law(GridHorizons)
+    sizes = {"train": len(law.points(law.train)), "evaluate": len(law.points(law.evaluate))}
+
+    def index(side: str) -> Any:
+        n = sizes[side]
+        return st.tuples(st.just(side), st.one_of(st.integers(0, n - 1),
+                                                  st.sampled_from((0, n - 1))))
+
+    return st.sampled_from(grid_sides(law)).flatmap(index)
+
+
+def horizon_holds(inst: tuple[str, int], ctx: Context) -> Instance:
+    """Exact (rational grids, W App. D): the statement's relation at one time of one grid
+    (theory.stability.grid_time_holds). A membership: no ratio."""
+    side, k = inst
+    ok, values = grid_time_holds(ctx.law(GridHorizons), side, k)
+    return Instance(ok, "exact rational arithmetic", values,
+                    "" if ok else "a time without its partner in the other grid")
 
 
 # ---- the claims -----------------------------------------------------------------------------------
@@ -454,7 +581,7 @@ CLAIMS = [
           provenance=Provenance("W", LOC_A1, Q_A1),
           tolerance="exact (SymPy, Bernoulli solution); c·n·u + RK4 truncation (every arithmetic)",
           uses=("W.theorem", "W.activations"), symbolic=slope_symbolic,
-          numeric=_numeric(slope_numeric),
+          numeric=_numeric(slope_numeric), strategy=a1_strategy, holds=a1_holds,
           reading="σ ∈ 𝒜₁ with σ' = a − bσ² in (45) in place of tanh's 1 − σ² (the family Thm 3.9 "
                   "claims); V = vᵀPv with P = (−2W)⁻¹ for diagonal W (eqs. (48)–(49))",
           notes="With σ = tanh/2 (a = 1/2, b = 2) the derivative decays at a·|w|: the printed rate "
@@ -466,8 +593,8 @@ CLAIMS = [
           provenance=Provenance("W", LOC_A1, Q_A1),
           tolerance="exact (SymPy, Bernoulli solution and comparison); c·n·u + RK4 truncation",
           uses=("W.theorem", "W.activations"), corrects="W.theorem.slope.a1",
-          symbolic=slope_symbolic, numeric=_numeric(slope_numeric),
-          reading="σ ∈ 𝒜₁ with σ' = a − bσ² in (45); diagonal W"),
+          symbolic=slope_symbolic, numeric=_numeric(slope_numeric), strategy=a1_strategy,
+          holds=a1_holds, reading="σ ∈ 𝒜₁ with σ' = a − bσ² in (45); diagonal W"),
     Claim(id="W.theorem.horizon",
           summary="finding: App. D calls two different time grids \"the same horizon\"",
           title="Finding: App. D's training and evaluation grids called 'the same horizon'",
@@ -475,6 +602,7 @@ CLAIMS = [
           provenance=Provenance("W", LOC_HORIZON, Q_HORIZON),
           tolerance="exact (rational grids); c·n·u·t_max (grids built in each arithmetic)",
           uses=("W.theorem",), symbolic=horizon_symbolic, numeric=_numeric(horizon_numeric),
+          strategy=horizon_strategy, holds=horizon_holds,
           notes="W.theorem evaluates on the printed evaluation grid [0.1, …, 10.0]; it trains "
                 "nothing, so the training grid does not enter."),
     Claim(id="W.theorem.horizon.corrected",
@@ -484,5 +612,5 @@ CLAIMS = [
           provenance=Provenance("W", LOC_HORIZON, Q_HORIZON),
           tolerance="exact (rational grids); c·n·u·t_max (grids built in each arithmetic)",
           uses=("W.theorem",), corrects="W.theorem.horizon", symbolic=horizon_symbolic,
-          numeric=_numeric(horizon_numeric)),
+          numeric=_numeric(horizon_numeric), strategy=horizon_strategy, holds=horizon_holds),
 ]
