@@ -94,7 +94,7 @@ def search(claim: Claim, ctx: Context, *, max_examples: int, seconds: float | No
     def refutes(instance: Any) -> bool:
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfTime
-        if screen_judge is not None:
+        if screen_judge is not None and screen is not None:
             first = screen_judge(instance, screen, ctx)
             if first.holds is True:  # cleared; what the screen cannot tell is a candidate too
                 out.examples += 1
