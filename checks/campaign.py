@@ -34,6 +34,9 @@ from recmem.checks.claim import Claim, Context
 from recmem.numerics.backend import AbstractBackend
 
 STATUS_REFUTED = "refuted"
+# every counterexample found was judged by a statistical test (a study's trend test on a small
+# design), none exactly: a statistical failure, not a certified refutation (ground rule 2)
+STATUS_FAILED = "failed (statistical)"
 STATUS_SURVIVED = "survived"
 STATUS_UNDECIDED = "undecided"
 STATUS_NO_STRATEGY = "no strategy"
@@ -186,8 +189,8 @@ def replay_evidence(claim: Claim, ctx: Context) -> list[Any]:
     """What ``recmem verify`` learns from earlier campaigns: a stored counterexample of the
     claim's own statement that its ``holds`` still judges false is a certified refutation (one
     REFUTE evidence, the first such instance); nothing otherwise."""
-    from recmem.checks.search import SEARCH_BACKEND
-    from recmem.checks.verdict import Evidence, Outcome
+    from recmem.checks.search import SEARCH_BACKEND, outcome_of_counterexample
+    from recmem.checks.verdict import Evidence
 
     if claim.holds is None or ctx.statement is not claim.statement:
         return []
@@ -195,7 +198,7 @@ def replay_evidence(claim: Claim, ctx: Context) -> list[Any]:
         r = claim.holds(instance, ctx)
         if r.holds is False:
             return [Evidence(check=REPLAY_CHECK, kind="search", backend=SEARCH_BACKEND,
-                             outcome=Outcome.REFUTE, instances=1,
+                             outcome=outcome_of_counterexample(r), instances=1,
                              counterexample={**r.values, "detail": r.detail,
                                              "instance": python_literal(instance)},
                              certified_by=r.certified_by,
@@ -282,7 +285,8 @@ def _counterexample(claim: Claim, ctx: Context, instance: Any, how: str) -> dict
     assert claim.holds is not None
     r = claim.holds(instance, ctx)
     return {"instance": python_literal(instance), "found_by": how, "holds": r.holds,
-            "certified_by": r.certified_by, "values": r.values, "detail": r.detail}
+            "certified_by": r.certified_by, "statistical": r.statistical, "values": r.values,
+            "detail": r.detail}
 
 
 def _screen_backend(claim: Claim, job: FuzzJob) -> AbstractBackend | None:
@@ -338,7 +342,8 @@ def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
 
 def _settle(camp: ClaimCampaign) -> None:
     if camp.counterexamples:
-        camp.status = STATUS_REFUTED
+        statistical = all(cx.get("statistical") for cx in camp.counterexamples)
+        camp.status = STATUS_FAILED if statistical else STATUS_REFUTED
     elif camp.examples and camp.undecided == camp.examples:
         camp.status = STATUS_UNDECIDED
     else:

@@ -92,6 +92,7 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
     from recmem.checks import registry
     from recmem.checks.campaign import (
         STATUS_ERROR,
+        STATUS_FAILED,
         STATUS_REFUTED,
         ClaimCampaign,
         FuzzJob,
@@ -173,7 +174,7 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
         return EXIT_INTERRUPTED
     write_json(True)
     _print(results)
-    bad = any(c.status in (STATUS_REFUTED, STATUS_ERROR) for c in results.values())
+    bad = any(c.status in (STATUS_REFUTED, STATUS_FAILED, STATUS_ERROR) for c in results.values())
     return EXIT_NOT_OK if bad else EXIT_OK
 
 

@@ -30,6 +30,16 @@ class Instance:
     # identity). ``recmem fuzz`` steers its search towards large ratios (hypothesis.target) and
     # reports the largest seen
     ratio: float | None = None
+    # judged by a statistical test (a study's trend test on a small design), not exactly: a False
+    # is then a statistical failure (FAIL, the claim FAILED), never a certified refutation
+    # (CLAIMS.md ground rule 2)
+    statistical: bool = False
+
+
+def outcome_of_counterexample(instance: Instance) -> Outcome:
+    """REFUTE for a counterexample judged exactly or in certified arithmetic, FAIL for one that
+    a statistical test found (ground rule 2: a statistical failure is not a certified refutation)."""
+    return Outcome.FAIL if instance.statistical else Outcome.REFUTE
 
 
 SEARCH_BACKEND = "exact (Hypothesis search)"
@@ -71,8 +81,9 @@ def search(claim: Claim, ctx: Context, max_examples: int | None = None,
                                 f"{undecided} undecided",
                         seconds=time.perf_counter() - t0)
     r = holds(found, ctx)
+    kind = "statistical counterexample" if r.statistical else "counterexample"
     return Evidence(check="counterexample search over the stated domain", kind="search",
-                    backend=backend, outcome=Outcome.REFUTE, instances=n,
+                    backend=backend, outcome=outcome_of_counterexample(r), instances=n,
                     counterexample={**r.values, "detail": r.detail}, certified_by=r.certified_by,
-                    message=f"{'shrunk' if shrink else 'first'} counterexample (seed {ctx.seed})",
+                    message=f"{'shrunk' if shrink else 'first'} {kind} (seed {ctx.seed})",
                     seconds=time.perf_counter() - t0)

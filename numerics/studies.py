@@ -546,3 +546,27 @@ def sparse_study(length: int, ns: Sequence[int], ps: Sequence[int], r_mins: Sequ
         row.update({"sigma": sig, "kappa": kap, "log2_kappa": kap.log2})
         st.rows.append(row)
     return st
+
+
+# ---- single certified points (counterexample search over study designs) -------------------------
+def _any_cell(cell: Mapping[str, Any]) -> bool:
+    return True
+
+
+@lru_cache(maxsize=2048)
+def ring_point(length: int, n: int, r_min: Fraction, r_max: Fraction, seed: int) -> Row:
+    """One draw of :func:`ring_study` on its own pinned seed: the certified κ₂(V_L) (N×L) of N
+    Lemma 6 ring nodes (O App. E.1), memoised (a search judges some designs more than once; the
+    row must not be changed). The caller states the hypothesis; every cell is computed here."""
+    return ring_study(length, [n], [r_min], r_max, draws=1, seed=seed, keep=_any_cell).rows[0]
+
+
+@lru_cache(maxsize=2048)
+def sparse_point(length: int, n: int, p: int, r_min: Fraction, r_max: Fraction, seed: int,
+                 reading: str) -> Row:
+    """One draw of :func:`sparse_study` on its own pinned seed: the certified κ₂ of ΩᵀΩ
+    (``reading="transpose"``) or ΩᴴΩ (``"hermitian"``), Ω = V_L Ψ_L with the first P Haar
+    functions and N Lemma 6 ring nodes (O App. E.2), memoised (the row must not be changed). The
+    caller states the hypothesis (N > P + 1); every cell is computed here."""
+    return sparse_study(length, [n], [p], [r_min], r_max, draws=1, seed=seed, reading=reading,
+                        keep=_any_cell).rows[0]

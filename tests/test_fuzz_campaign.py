@@ -244,3 +244,30 @@ def test_a_claim_with_no_screen_is_judged_exactly_under_backend(tmp_path: Path) 
                                   ["--shards", "0"], ["--backend", "flint@1"]])
 def test_bad_screens_and_shards_exit_2_with_one_line(args: list[str]) -> None:
     one_error_line(run_cli("fuzz", "O.det", *args))
+
+
+def test_every_claim_has_a_strategy() -> None:
+    from recmem.checks.registry import all_claims
+
+    missing = [c.id for c in all_claims().values() if c.strategy is None or c.holds is None]
+    assert missing == []
+
+
+def test_a_statistical_counterexample_fails_and_never_refutes() -> None:
+    """Ground rule 2: a counterexample found by a statistical test (a study design) makes the
+    search evidence FAIL, never a certified REFUTE; an exact one refutes."""
+    from dataclasses import replace
+
+    import hypothesis.strategies as st
+
+    from recmem.checks.claim import Context
+    from recmem.checks.registry import get
+    from recmem.checks.search import Instance, search
+    from recmem.checks.verdict import Outcome
+
+    base = get("O.det")
+    for statistical, expected in ((True, Outcome.FAIL), (False, Outcome.REFUTE)):
+        claim = replace(base, strategy=lambda ctx: st.integers(0, 3),
+                        holds=lambda i, ctx, s=statistical: Instance(i < 2, "test", statistical=s))
+        ev = search(claim, Context({}, statement=claim.statement), max_examples=20)
+        assert ev.outcome is expected and ev.counterexample is not None

@@ -8,6 +8,9 @@ negative controls, which are then judged afresh from the same data (:func:`trend
 the directions from the statement under test). Flint reports the certified values, the point
 arithmetics recompute condition numbers (and reconstructions) in their own arithmetic, are judged
 against the certified values with the c·n·κ·u policy, and test the statement on their own values.
+
+The counterexample search over small study designs (:func:`design_holds`, used by the strategies
+of O.ring-conditioning and O.sparse-conditioning) is at the end of this module.
 """
 
 from __future__ import annotations
@@ -285,3 +288,108 @@ def kappa_of(svals: Sequence[mpmath.mpf], columns: int | None = None) -> mpmath.
 def log2_floor(x: mpmath.mpf, floor_bits: int) -> float:
     """log₂ x, floored at 2^-floor_bits (an error of exactly 0 ties at the floor)."""
     return float(mpmath.log(max(mpmath.mpf(x), mpmath.mpf(2) ** -floor_bits), 2))
+
+
+# ---- the counterexample search: small designs judged by the statement's own trend test ---------
+# A trend over random node draws is not decided by one draw, so a search instance is a small
+# design (recmem.numerics.designs.Design: the varied factor and its levels, the other factors'
+# values, draws per level, a seed) and judging it runs the statement's own stratified Kendall test
+# on certified κ₂ values (recmem.numerics.designs.judge_trend). SEARCH_DRAWS bounds one design's
+# certified κ₂ computations, so that one judged design costs about 0.01–0.2 s.
+SEARCH_DRAWS = 32
+# the largest sequence length L of a design (at most the claim's L): the trends are stated for
+# every L, and small ones keep a certified κ₂ at about 1–3 ms
+SEARCH_L = 8
+# design seeds (a replicate index: every design draws its own data, recmem.numerics.designs)
+SEARCH_SEEDS = 2**16
+# inner radii a design draws from (below r_max = 1): App. E.1's r_min ∈ [0, 1) on a grid that
+# reaches towards 1
+SEARCH_RADII = tuple(sorted({Fraction(k, 20) for k in range(20)}
+                            | {Fraction(99, 100), Fraction(999, 1000)}))
+
+# ring nodes per design at most (drawing one exactly costs about 0.2 ms, as much as the rest)
+SEARCH_NODES = 400
+
+CERTIFIED_TREND = ("κ₂ certified in ball arithmetic (python-flint) for every draw; the statement's "
+                   f"stratified one-sided Kendall test at α = {ALPHA}")
+
+
+def design_draws(levels: Sequence[Any], draws: int, nodes: int) -> int:
+    """Draws per level of a design: as asked, at most SEARCH_DRAWS in all and at most
+    SEARCH_NODES ring nodes in all (``nodes``: the nodes one draw of every level needs)."""
+    return max(1, min(draws, SEARCH_DRAWS // max(len(levels), 1), SEARCH_NODES // max(nodes, 1)))
+
+
+def radii_below(r_max: Fraction) -> tuple[Fraction, ...]:
+    """The search's inner radii r_min < r_max (r_min = r_max only when r_max = 0)."""
+    return tuple(r for r in SEARCH_RADII if r < r_max) or (Fraction(0),)
+
+
+def design_holds(design: Any, law: StudyTrends, point: Callable[[dict[str, Any], int], Row],
+                 what: str) -> Any:
+    """Judge one design for ``law``: the trend of log₂κ₂ (``point(cell, seed)`` returns a row
+    with the certified ``kappa`` bracket and ``log2_kappa``) in the design's factor, in the
+    direction ``law`` states, on the levels ``law``'s hypothesis admits
+    (recmem.numerics.designs.judge_trend: True when the statement's own test shows the trend at
+    α, False when it rejects it and the opposite trend holds at the search level
+    α/SEARCH_DESIGNS by an exact p-value on the certified brackets, None otherwise). Draws are
+    computed one of every level at a time, and the design stops as soon as the draws still to
+    come cannot change its decision (recmem.numerics.designs.forecast); its values then give
+    bounds valid for every completion."""
+    from recmem.checks.search import Instance
+    from recmem.numerics.designs import SEARCH_DESIGNS, forecast, judge_trend, search_level
+
+    factor = design.factor
+    values: dict[str, Any] = {"design": design.describe(), "response": f"log₂{what}"}
+    if factor not in {t.factor for t in law.trends}:
+        return Instance(None, "no stated trend in this factor", values)
+    values["claimed"] = f"{law.direction(factor)} in {factor}"
+    cells = [c for c in design.cells() if law.admits({**c, "L": design.size})]
+    if len({c[factor] for c in cells}) < 2:
+        return Instance(None, f"fewer than two levels satisfy {law.hypothesis_text}: nothing to "
+                        "test", values)
+    # draws in rounds (one of every level per round); after each round, stop when the draws still
+    # to come cannot change the design's decision (recmem.numerics.designs.forecast)
+    seeds = [(cell, design.seeds(cell)) for cell in cells]
+    sizes = [len(ss) for _, ss in seeds]
+
+    def bracket(r: Row) -> tuple[Any, Any]:
+        return r["lo"], r["hi"]
+
+    rows: list[Row] = []
+    direction = law.direction(factor)
+    for d in range(design.draws):
+        for cell, ss in seeds:
+            k = point(cell, ss[d])["kappa"]
+            rows.append({factor: cell[factor], "log2_kappa": k.log2, "lo": k.lo, "hi": k.hi})
+        ahead = forecast(rows, sizes, factor, "log2_kappa", direction, bracket, ALPHA)
+        if ahead.state != "open" and d + 1 < design.draws:
+            values["decided"] = (f"after {d + 1} of {design.draws} draws per level: no outcome of "
+                                 "the others can change the decision")
+            break
+    values["median log₂κ₂ per level"] = {str(s.cell[factor]): round(s.median, 3)
+                                         for s in summarize(rows, "log2_kappa", [factor])}
+    rejected = (f"statistical, not exact: the statement's stratified Kendall test rejects the "
+                f"stated trend at α = {ALPHA}, and the opposite trend holds at the search level α/"
+                f"{SEARCH_DESIGNS} = {search_level(ALPHA):.0e} by an exact permutation p-value "
+                "(Jonckheere–Terpstra null distribution) of a Kendall S bounded below on κ₂ "
+                "brackets certified in ball arithmetic (python-flint)")
+    if len(rows) < sum(sizes):  # decided before every draw was computed: bounds for them all
+        values.update({"p (stated direction), every completion": f"≤ {ahead.p_claimed:.3g}",
+                       "exact p (opposite direction, certified S), every completion":
+                       f"≤ {float(ahead.p_opposite):.3g}"})
+        verdict = {"true": True, "false": False, "none": None}[ahead.state]
+        how = {True: "statistical: " + CERTIFIED_TREND, False: rejected,
+               None: "undecided: " + CERTIFIED_TREND}[verdict]
+        return Instance(verdict, how, values, f"{direction} in {factor}: " + values["decided"],
+                        ratio=ahead.ratio, statistical=True)
+    dec = judge_trend(rows, factor, "log2_kappa", direction, [], bracket, ALPHA)
+    values.update({"test": dec.outcome, "p (stated direction)": f"{dec.p_claimed:.3g}",
+                   "exact p (opposite direction, certified S)": f"{float(dec.opposite.p):.3g}"})
+    if dec.holds is False:
+        how = rejected
+    elif dec.holds:
+        how = "statistical: " + CERTIFIED_TREND
+    else:
+        how = "undecided: " + CERTIFIED_TREND
+    return Instance(dec.holds, how, values, dec.reason, ratio=dec.ratio, statistical=True)

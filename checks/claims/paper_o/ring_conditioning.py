@@ -9,6 +9,14 @@ at a declared α in the directions the statement states. Each float arithmetic r
 exact inputs with ``pinv_apply``; its κ₂ and errors are judged against c·n·κ_eff·u and its errors
 tested for the same trends. A statistical rejection is FAIL (never REFUTE); a test without power
 is INCONCLUSIVE. The controls reverse one trend each; the same tests reject them (FAILED).
+
+The counterexample search (``recmem fuzz``, and the search ``recmem verify`` runs) draws small
+designs — one factor over 2–4 levels, the other fixed, a few independent draws per level, L ≤
+SEARCH_L — and judges each with the statement's own trend test on certified κ₂
+(:func:`recmem.checks.claims.paper_o._studies.design_holds`). Its refutations are statistical:
+the opposite trend at the search level α/500 by an exact p-value on certified κ₂, which the
+counterexample's ``certified_by`` states; the search therefore refutes a reversed-trend control
+(REFUTED, marked statistical) where it finds a design strong enough.
 """
 
 from __future__ import annotations
@@ -25,12 +33,17 @@ from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import p_rmax
 from recmem.checks.claims.paper_o._studies import (
+    SEARCH_L,
+    SEARCH_SEEDS,
+    design_draws,
+    design_holds,
     distance_to_bracket,
     ints_param,
     judged_points,
     kappa_of,
     log2_floor,
     native_vandermonde,
+    radii_below,
     radii_param,
     shared,
     study_evidence,
@@ -209,6 +222,61 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     return out + trend_checks(backend, trows, law, "log2_error", "log₂ reconstruction error", BY)
 
 
+# ---- the counterexample search -------------------------------------------------------------------
+def strategy(ctx: Context) -> Any:
+    """Small designs over the statement's domain (O App. E.1, Fig. 4): ring nodes
+    λ ~ T(r_min, r_max) (Lemma 6, r_max the claim's), sizes 2 ≤ L ≤ min(the claim's L,
+    SEARCH_L), N in the statement's hypothesis (N ≥ L, read from :meth:`RingTrends.admits`'s
+    offset) up to 3L, and r_min ∈ [0, r_max) on a grid reaching 999/1000. One design varies one
+    stated factor (N or r_min) over 2–4 levels with the other fixed, 4–12 independent draws per
+    level (at most SEARCH_DRAWS certified κ₂ and SEARCH_NODES nodes in all), and a seed. They
+    shrink towards small L, few levels and draws."""
+    from hypothesis import strategies as st
+
+    from recmem.numerics.designs import Design
+
+    law = ctx.law(RingTrends)
+    radii = radii_below(Fraction(ctx["r_max"]))
+    # (r_min needs two radii below r_max to vary)
+    factors = tuple(t.factor for t in law.trends if t.factor != "r_min" or len(radii) > 1)
+    l_max = max(1, min(int(ctx["L"]), SEARCH_L))
+
+    @st.composite
+    def design(draw: Any) -> Design:
+        factor = draw(st.sampled_from(factors))
+        L = draw(st.integers(min(2, l_max), l_max))
+        n0 = max(1, L + law.offset)  # the smallest N the hypothesis admits
+        ns = st.integers(n0, n0 + 2 * L)
+        if factor == "N":
+            levels = tuple(sorted(draw(st.lists(ns, min_size=2, max_size=4, unique=True))))
+            fixed: tuple[tuple[str, Any], ...] = (("r_min", draw(st.sampled_from(radii))),)
+        else:
+            levels = tuple(sorted(draw(st.lists(st.sampled_from(radii), min_size=2, max_size=4,
+                                                unique=True))))
+            fixed = (("N", draw(ns)),)
+        nodes = sum(levels) if factor == "N" else dict(fixed)["N"] * len(levels)
+        draws = design_draws(levels, draw(st.integers(4, 12)), nodes)
+        return Design(factor, levels, fixed, L, draws, draw(st.integers(0, SEARCH_SEEDS - 1)))
+
+    return design()
+
+
+def holds(design: Any, ctx: Context) -> Any:
+    """The statement's trend of κ₂(V_L) in the design's factor, judged by its own stratified
+    Kendall test on certified κ₂ (flint, :func:`recmem.numerics.studies.ring_point`; every draw on
+    its own pinned seed). Only the κ₂ part of the statement is judged here: the reconstruction
+    error is an arithmetic's rounding, judged by the numeric side in each float arithmetic."""
+    from recmem.numerics.studies import ring_point
+
+    law = ctx.law(RingTrends)
+    r_max = Fraction(ctx["r_max"])
+
+    def point(cell: dict[str, Any], seed: int) -> Row:
+        return ring_point(design.size, int(cell["N"]), Fraction(cell["r_min"]), r_max, seed)
+
+    return design_holds(design, law, point, "κ₂(V_L)")
+
+
 CLAIMS = [
     Claim(
         id="O.ring-conditioning",
@@ -240,6 +308,8 @@ CLAIMS = [
                   check=at_least(0)),
         ),
         numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         notes="κ₂(V_L) is studied; the paper's figure shows cond(V_Lᵀ V_L): for the Gram reading "
               "V_Lᴴ V_L, κ₂(V_LᴴV_L) = κ₂(V_L)², so the trends are the same. Default CPU-sized "
               "setting L = 16, N ∈ {16, 24, 32, 48}, r_min ∈ {0, 1/2, 9/10, 99/100}, 6 draws per "

@@ -11,6 +11,12 @@ medians and quartiles, stratified one-sided Kendall tests at a declared α in th
 statement states; each float arithmetic recomputes κ₂, is judged against the certified values and
 tests the same trends on its own values where it resolves them. The controls reverse one trend
 each; the same tests reject them (FAILED).
+
+The counterexample search draws small designs (one factor over 2–4 levels, the others fixed, a
+few independent draws per level, L ≤ SPARSE_SEARCH_L) and judges each with the statement's own
+trend test on certified κ₂ of its reading's matrix
+(:func:`recmem.checks.claims.paper_o._studies.design_holds`); its refutations are statistical
+(the opposite trend at the search level α/500 by an exact p-value on certified κ₂) and say so.
 """
 
 from __future__ import annotations
@@ -26,11 +32,15 @@ from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
 from recmem.checks.claims.paper_o._common import p_rmax
 from recmem.checks.claims.paper_o._studies import (
     C_TOL,
+    SEARCH_SEEDS,
+    design_draws,
+    design_holds,
     distance_to_bracket,
     ints_param,
     judged_points,
     kappa_of,
     native_vandermonde,
+    radii_below,
     radii_param,
     shared,
     study_evidence,
@@ -44,6 +54,8 @@ from recmem.theory.conditioning_studies import SparseTrends
 
 BY = ("N", "P", "r_min")
 PAPER_L = 512  # Fig. 6
+# the largest L of a search design (at most the claim's L): the trends are stated for every L
+SPARSE_SEARCH_L = 16
 
 
 def _power_of_two(v: int) -> str | None:
@@ -156,6 +168,72 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     return out + trends
 
 
+# ---- the counterexample search -------------------------------------------------------------------
+def strategy(ctx: Context) -> Any:
+    """Small designs over the statement's domain (O App. E.2, Fig. 6; O §3.2): Ω = V_L Ψ_L with
+    L ∈ {4, 8, 16} up to min(the claim's L, SPARSE_SEARCH_L), the first P ≤ min(L, 8) Haar
+    functions, ring nodes λ ~ T(r_min, r_max) (r_max the claim's, r_min ∈ [0, r_max) on a grid
+    reaching 999/1000), N in the statement's hypothesis (N > P + 1, read from
+    :meth:`SparseTrends.admits`'s offset) up to P + 2 + L. One design varies one stated factor
+    (N, P or r_min) over 2–4 levels with the others fixed, 4–12 independent draws per level (at
+    most SEARCH_DRAWS certified κ₂ and SEARCH_NODES nodes in all), and a seed."""
+    from hypothesis import strategies as st
+
+    from recmem.numerics.designs import Design
+
+    law = ctx.law(SparseTrends)
+    radii = radii_below(Fraction(ctx["r_max"]))
+    # (r_min needs two radii below r_max to vary)
+    factors = tuple(t.factor for t in law.trends if t.factor != "r_min" or len(radii) > 1)
+    top = min(int(ctx["L"]), SPARSE_SEARCH_L)
+    lengths = [n for n in (4, 8, 16, 32, 64) if n <= top] or [int(ctx["L"])]
+    off = law.offset  # the hypothesis: N ≥ P + offset
+
+    def unique(values: Any) -> Any:
+        return st.lists(values, min_size=2, max_size=4, unique=True).map(lambda v: tuple(sorted(v)))
+
+    @st.composite
+    def design(draw: Any) -> Design:
+        factor = draw(st.sampled_from(factors))
+        L = draw(st.sampled_from(lengths))
+        fixed: dict[str, Any] = {}
+        if factor == "P":
+            n = draw(st.integers(max(1, 1 + off) + 1, off + 1 + L))
+            levels = draw(unique(st.integers(1, max(1, min(L, n - off)))))
+            fixed = {"N": n, "r_min": draw(st.sampled_from(radii))}
+        else:
+            p = draw(st.integers(1, min(L, 8)))
+            ns = st.integers(max(1, p + off), max(1, p + off) + L)
+            if factor == "N":
+                levels = draw(unique(ns))
+                fixed = {"P": p, "r_min": draw(st.sampled_from(radii))}
+            else:
+                levels = draw(unique(st.sampled_from(radii)))
+                fixed = {"N": draw(ns), "P": p}
+        nodes = sum(levels) if factor == "N" else fixed["N"] * len(levels)
+        draws = design_draws(levels, draw(st.integers(4, 12)), nodes)
+        return Design(factor, levels, tuple(sorted(fixed.items())), L, draws,
+                      draw(st.integers(0, SEARCH_SEEDS - 1)))
+
+    return design()
+
+
+def holds(design: Any, ctx: Context) -> Any:
+    """The statement's trend of κ₂ of its reading's matrix (ΩᵀΩ or ΩᴴΩ, ``gram`` read from the
+    statement) in the design's factor, judged by its own stratified Kendall test on certified κ₂
+    (flint, :func:`recmem.numerics.studies.sparse_point`; every draw on its own pinned seed)."""
+    from recmem.numerics.studies import sparse_point
+
+    law = ctx.law(SparseTrends)
+    r_max = Fraction(ctx["r_max"])
+
+    def point(cell: dict[str, Any], seed: int) -> Row:
+        return sparse_point(design.size, int(cell["N"]), int(cell["P"]), Fraction(cell["r_min"]),
+                            r_max, seed, law.gram)
+
+    return design_holds(design, law, point, f"κ₂({law.matrix})")
+
+
 def _validate(values: Mapping[str, Any]) -> str | None:
     """Every P needs P ≤ L Haar functions (``numerics.haar``), before any work."""
     too_many = [p for p in values["Ps"] if p > int(values["L"])]
@@ -212,6 +290,8 @@ CLAIMS = [
         params=_params(),
         validate=_validate,
         numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         notes=_NOTES + " Literal reading: ΩᵀΩ is complex symmetric, not Hermitian.",
     ),
     Claim(
@@ -229,6 +309,8 @@ CLAIMS = [
         params=_params(),
         validate=_validate,
         numeric=numeric,
+        strategy=strategy,
+        holds=holds,
         reading="ΩᵀΩ read as the Gram matrix ΩᴴΩ",
         notes=_NOTES + " For fixed nodes κ₂(Ω_P) cannot decrease as columns are added "
               "(singular-value interlacing), so the P-trend is deterministic here when the "

@@ -27,6 +27,12 @@ stability radius (certified witnesses ΔW = β e_k e_kᵀ with β > r_min(m) giv
 growing mode, so E_m(β) = ∞ on [0, ∞)), and the relative perturbation error E_m(β)/E_m(0)
 growing with m. The RK4 data do not depend on the statement: they are computed once per parameter
 set and reused by the statement's negative controls.
+
+The counterexample search (:func:`strategy`, :func:`holds`) draws the two targets (a^t or a finite
+exponential sum with positive coefficients; (t + 1)^{−p}), the construction's R and h and a few
+widths, and judges what each instance decides exactly: the conclusion (15) and the absence of
+exponential decay on the targets' exact memories (SymPy limits) and the direction of the exact
+stability radii β₀(m) of the construction.
 """
 
 from __future__ import annotations
@@ -502,6 +508,97 @@ def symbolic(ctx: Context) -> list[Evidence]:
                        check="symbolic: the conclusion on the targets' exact memories")]
 
 
+# ---- the counterexample search: targets and constructions, judged exactly ---------------------------
+SEARCH_R = (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5), Fraction(10), Fraction(20))
+SEARCH_H = (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2))
+SEARCH_M = 12
+# targets of the search (SymPy's limits are memoised per statement and pair of targets)
+SEARCH_EXP = ("exp:1/20", "exp:1/2", "exp:9/10", "exp:19/20", "expsum:1;1", "expsum:1,1/2;1/2,3")
+SEARCH_POLY = ("poly:11/10", "poly:3/2", "poly:2", "poly:3")
+
+
+@dataclass(frozen=True)
+class TheoremDesign:
+    """One instance of Thm 3.9 observed on constructed approximants (W §3.3, eqs. (14)–(15)): the
+    two targets (kernel specs, as ``--param`` exp_target/poly_target take them), the Laplace
+    construction's largest rate R and log-step h, and the widths m."""
+
+    exp_target: str
+    poly_target: str
+    R: Fraction
+    h: Fraction
+    ms: tuple[int, ...]
+
+
+def strategy(ctx: Context) -> Any:
+    """Instances over the statement's domain: an exponential-memory target (a^t, a ∈ (0, 1), or a
+    finite exponential sum with positive coefficients: its memory |ρ(t)|₁ is its profile), a
+    polynomial-memory target ((t + 1)^{−p}, p > 1), the construction's R > 0 and h > 0, and 2–6
+    widths m ≤ SEARCH_M."""
+    from hypothesis import strategies as st
+
+    ms = st.lists(st.integers(1, SEARCH_M), min_size=2, max_size=6, unique=True).map(
+        lambda v: tuple(sorted(v)))
+    return st.builds(TheoremDesign, st.sampled_from(SEARCH_EXP), st.sampled_from(SEARCH_POLY),
+                     st.sampled_from(SEARCH_R), st.sampled_from(SEARCH_H), ms)
+
+
+_PROOFS: dict[tuple[Any, ...], Any] = {}
+
+
+def _instances_proof(law: InverseApproximation, specs: tuple[str, str]) -> Any:
+    """:func:`recmem.theory.stability.theorem_instances_proof` on the two targets' exact memories
+    (memoised per statement and targets: SymPy's limits cost 5–250 ms)."""
+    key = (law, specs)
+    if key not in _PROOFS:
+        kernels = dict(zip(TARGETS, (parse_kernel(v) for v in specs), strict=True))
+        _PROOFS[key] = theorem_instances_proof(law, {tg: _memory_sympy(k) for tg, k in kernels.items()},
+                                               {tg: _exact_radius(k) for tg, k in kernels.items()})
+    return _PROOFS[key]
+
+
+def holds(design: TheoremDesign, ctx: Context) -> Any:
+    """Judge one instance exactly, for the roles, β and radius trend the statement gives: the
+    conclusion (15) on the exponential-role target's exact memory at β = fraction·β₀ and the
+    absence of exponential decay of the polynomial-role one (SymPy limits of e^{βt}M(H)(t),
+    M(H)(t) = |ρ(t)|₁, eq. (4): :func:`recmem.theory.stability.theorem_instances_proof`), and the
+    direction of the stability radius β₀(m) = min_k r_k of the claim's construction for the
+    polynomial-role target (W = −diag(r) exact as rationals of the float64 rates): a strictly
+    monotone sequence in the stated direction agrees, in the opposite one refutes, anything else
+    decides nothing. The RK4 parts (E_m(β)/E_m(0) growth, uniformly decaying perturbed memories)
+    are the numeric side's."""
+    from recmem.checks.search import Instance
+    from recmem.numerics.designs import strict_direction
+
+    law = ctx.law(InverseApproximation)
+    specs = (design.exp_target, design.poly_target)
+    values: dict[str, Any] = {"exp_target": design.exp_target, "poly_target": design.poly_target,
+                              "exponential role": law.exponential, "polynomial role": law.polynomial,
+                              "R": str(design.R), "h": str(design.h), "widths": list(design.ms)}
+    proof = _instances_proof(law, specs)
+    limits = "exact: SymPy limits of e^(βt)M(H)(t) with M(H)(t) = |ρ(t)|₁ (eq. (4))"
+    if proof.holds is False:
+        return Instance(False, limits, {**values, **(proof.counterexample or {})}, proof.method)
+    kernel = parse_kernel(specs[TARGETS.index(law.polynomial)])
+    try:
+        radii = [stability_radius(approximant(kernel, m, float(design.R), float(design.h)))
+                 for m in design.ms]
+    except ValueError as exc:  # e.g. fewer units than the exponential sum's terms
+        return Instance(None, limits, values, f"no construction at these widths: {exc}")
+    direction = strict_direction(radii)
+    values["beta0(m)"] = [fmt(float(r)) for r in radii]
+    radius = ("exact rational arithmetic: β₀(m) = min_k r_k of the constructed W_m = −diag(r) "
+              "(float64 rates taken exactly)")
+    if direction is not None and direction != law.radius_trend:
+        return Instance(False, radius, values, f"β₀(m) is strictly {direction} over m ∈ "
+                        f"{{{', '.join(map(str, design.ms))}}}: not {law.radius_trend}")
+    if proof.holds is True and direction == law.radius_trend:
+        return Instance(True, f"{limits}; {radius}", values, f"{proof.method}; β₀(m) strictly "
+                        f"{direction}")
+    return Instance(None, f"{limits}; {radius}", values,
+                    f"limits: {proof.method}; β₀(m) strictly monotone: {direction or 'no'}")
+
+
 def _validate(values: Any) -> str | None:
     if any(x == 0 for x in values["magnitudes"]):
         return "Heaviside magnitudes must be nonzero (the norms divide by |x|)"
@@ -570,6 +667,8 @@ CLAIMS = [
         ),
         validate=_validate,
         symbolic=symbolic,
+        strategy=strategy,
+        holds=holds,
         numeric=by_arithmetic({"torch": _torch, "numpy": _numpy, "mpmath": _mpmath, "flint": _flint},
                               "no check for this arithmetic"),
         notes="No training at the defaults: hardtanh RNNs in their linear regime are linear RNNs "
