@@ -217,7 +217,7 @@ def test_forecast_never_contradicts_the_full_design() -> None:
     """A design stopped early gets the decision the full design would get (random designs with
     flat, weak and strong trends either way)."""
     rng = random.Random(5)
-    early = Counter()
+    early: Counter[str] = Counter()
     for _ in range(300):
         levels = sorted(rng.sample(range(1, 10), rng.randint(2, 4)))
         draws = rng.randint(3, 10)
