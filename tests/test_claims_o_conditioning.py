@@ -526,3 +526,26 @@ def test_shared_study_data_are_keyed_and_bounded():
     for i in range(_studies.SHARED_SIZE + 1):
         _studies.shared(("fill", i), lambda: None)
     assert _studies.shared(key, lambda: "again")[0] == "again"  # evicted, recomputed
+
+
+def test_the_tight_family_decides_the_direction_of_growth() -> None:
+    """O.real-illcond's search judges the direction of growth on the tight configurations (a
+    family with ±1 at N = 2): "κ₂ falls with N" is refuted there exactly, "grows" agrees, and a
+    node set outside the family says nothing about growth."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from recmem.checks.claim import Context
+    from recmem.checks.registry import get
+    from recmem.theory.real_nodes import judge_family_growth
+
+    law = get("O.real-illcond").statement
+    falls = replace(law, growth="decreasing")
+    three = [Fraction(-1), Fraction(0), Fraction(1)]
+    assert judge_family_growth(law, three)[0] is True
+    assert judge_family_growth(falls, three)[0] is False
+    assert judge_family_growth(falls, [Fraction(-1), Fraction(1, 3), Fraction(1)])[0] is None
+    claim = get("O.real-illcond")
+    assert claim.holds is not None
+    assert claim.holds(three, Context({}, statement=falls)).holds is False
+    assert claim.holds(three, Context({}, statement=law)).holds is True

@@ -356,6 +356,31 @@ def judge_point(law: RealIllConditioning, nodes: Sequence[Fraction]) -> tuple[bo
     return holds, values
 
 
+def judge_family_growth(law: RealIllConditioning, nodes: Sequence[Fraction],
+                        ) -> tuple[bool | None, dict[str, Any]]:
+    """Decide ``law``'s direction of growth on one member of the family of tight configurations
+    (:func:`chebyshev_extrema` scaled to the radius; its N = 2 member is ±radius), exactly: the
+    member at N ≥ 3 against the member at N = 2, by exact brackets of κ₂². A κ₂ that is larger at
+    N than at 2 contradicts a statement that κ₂ falls with N (False) and agrees with one that it
+    grows (True); None for a node set outside the family or brackets that overlap. (The same
+    witness as :func:`illcond_proof`'s, here found by the counterexample search.)"""
+    nodes = [Fraction(x) for x in nodes]
+    family = {n: [x * law.radius for x in xs] for n, xs in chebyshev_extrema().items()}
+    n = len(nodes)
+    if n < 3 or family.get(n) != sorted(nodes) or not law.admits(family[2]):
+        return None, {}
+    lo_n, hi_n = kappa2_squared_bracket(nodes)
+    lo_2, hi_2 = kappa2_squared_bracket(family[2])
+    values = {"family": f"extrema of T_(N−1) scaled to ±{law.radius} (±{law.radius} at N = 2)",
+              f"kappa2(V_{n})^2 in": [str(lo_n), str(hi_n)],
+              "kappa2(V_2)^2 in": [str(lo_2), str(hi_2)], "growth": law.growth,
+              "certified by": "exact real-root isolation of the characteristic polynomials of VᵀV "
+                              "(SymPy) at N = 2 and at N"}
+    if lo_n > hi_2:
+        return law.growth == "increasing", values
+    return None, values
+
+
 def _decide(law: RealIllConditioning, lo: Fraction, hi: Fraction, bound: Fraction) -> bool | None:
     """``law.relation`` between a bracketed κ and a bound: decided when the bracket is on one
     side (the same rule for κ₂ and κ₂², both ends being non-negative)."""

@@ -340,11 +340,19 @@ def strategy(ctx: Context) -> Any:
 def holds(instance: list[Any], ctx: Context) -> Instance:
     """The statement's bound at one node set, exactly: κ₁/N ≤ κ₂ ≤ N·κ₁ with the exact κ₁, or
     exact real-root isolation of the Gram matrix's characteristic polynomial when that does not
-    decide (recmem.theory.real_nodes.judge_point)."""
-    from recmem.theory.real_nodes import certify_point, judge_point
+    decide (recmem.theory.real_nodes.judge_point); on a tight configuration also the direction of
+    growth against its family's N = 2 member (recmem.theory.real_nodes.judge_family_growth)."""
+    from recmem.theory.real_nodes import certify_point, judge_family_growth, judge_point
 
     law = ctx.law(RealIllConditioning)
     ok, values = judge_point(law, instance)
+    # the tight configurations form a family (±radius at N = 2): its members also test the
+    # statement's direction of growth with N
+    grows, growth_values = judge_family_growth(law, instance)
+    if grows is False:
+        return Instance(False, growth_values["certified by"], {**values, **growth_values},
+                        f"κ₂ is larger at N = {len(instance)} than at N = 2 in one family: it does "
+                        "not fall with N")
     if law.admits(instance):
         c = certify_point(instance)
         values.update({"kappa1": str(c["kappa1"]), "inverse_norm1": str(c["inverse_norm1"]),
