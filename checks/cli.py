@@ -129,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     memory_cli.add_parser(sub)
     condition_cli.add_parser(sub)
+
+    from recmem.checks.reproduce import cli as reproduce_cli
+
+    reproduce_cli.add_parser(sub)
     return p
 
 
@@ -411,13 +415,19 @@ def cmd_condition(args: argparse.Namespace) -> int:
         return _usage(str(exc))
 
 
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from recmem.checks.reproduce import cli as reproduce_cli
+
+    return reproduce_cli.run(args, _usage)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``recmem`` console script."""
     from recmem.checks import interrupt
 
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "show": cmd_show, "verify": cmd_verify, "fuzz": cmd_fuzz,
-               "memory": cmd_memory, "condition": cmd_condition}
+               "memory": cmd_memory, "condition": cmd_condition, "reproduce": cmd_reproduce}
     try:
         with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
             code = handler[args.command](args)

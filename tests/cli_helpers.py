@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def run_cli(*args: str, cwd: Path | None = None,
@@ -16,6 +17,21 @@ def run_cli(*args: str, cwd: Path | None = None,
     """``python -m recmem.checks ARGS`` in a fresh process (``env`` added to the environment)."""
     return subprocess.run([sys.executable, "-m", "recmem.checks", *args], capture_output=True,
                           text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=300)
+
+
+def run_main(capsys: Any, *args: str) -> subprocess.CompletedProcess[str]:
+    """``recmem ARGS`` in this process (``recmem.checks.cli.main``), its exit status and output
+    captured like :func:`run_cli`'s (argparse's exit included): for tests of bad usage that need
+    no fresh interpreter."""
+    from recmem.checks.cli import main
+
+    capsys.readouterr()
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), code, out, err)
 
 
 def one_error_line(out: subprocess.CompletedProcess[str]) -> str:

@@ -616,6 +616,10 @@ def _float(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         seconds=secs, data={"tables": tables}))
     if backend.spec.kind == "numpy":
         out.append(_exact_sequence_numpy(backend, ctx))
+    else:  # torch: linear RNNs trained with App. D's optimiser settings (supplementary evidence)
+        from recmem.checks.claims.paper_w._trained_linear import trained_evidence
+
+        out += trained_evidence(backend, ctx)
     return out
 
 

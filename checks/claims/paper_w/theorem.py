@@ -258,6 +258,10 @@ def _torch(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                                         "c·steps·u·scale)", instances=len(gaps)))
     out += _tables_evidence(backend, ctx, study, secs)
     out += _trend_tests(backend, ctx, study)
+    # App. D's trained RNNs (Adam), beside the constructed approximants (supplementary evidence)
+    from recmem.checks.claims.paper_w._trained_rnn import trained_evidence
+
+    out += trained_evidence(backend, ctx)
     return out
 
 

@@ -1,0 +1,1 @@
+"""The experiments of CLAIMS.md, one module each (``EXPERIMENT``); names start with the paper."""

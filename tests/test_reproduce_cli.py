@@ -1,0 +1,200 @@
+"""``recmem reproduce``: the command's contract, tested with a stand-in experiment
+(``RECMEM_EXPERIMENTS``): outputs, summary.json, exit statuses, bad usage, and a training run
+that is interrupted and continued from its checkpoint with the result of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import torch
+
+from tests.cli_helpers import one_error_line, run_cli, run_main
+
+FAKE_MODULE = "recmem_fake_experiment"
+FAKE = textwrap.dedent('''
+    """A stand-in experiment (tests only): fits y = 2x with Adam, checkpointed every epoch."""
+    import os
+    import time
+
+    import torch
+
+    from recmem.checks.reproduce.experiment import Experiment, ReproduceUsageError
+    from recmem.numerics.training import fit
+
+
+    def run(ctx):
+        if os.environ.get("FAKE_BAD_DATA"):
+            raise ReproduceUsageError("--data x: bad magic number 0x1234")
+        g = ctx.torch_generator("data")
+        x = torch.randn(256, 1, generator=g, dtype=torch.float64)
+        y = 2 * x
+        torch.manual_seed(ctx.seed)
+        model = torch.nn.Linear(1, 1).double()
+        sleep = float(os.environ.get("FAKE_SLEEP", "0"))
+
+        def loss(a, b):
+            time.sleep(sleep / 8)
+            return torch.nn.functional.mse_loss(a, b)
+
+        with ctx.progress("training", ctx["epochs"]) as advance:
+            hist = fit(model, x, y, x, y, epochs=ctx["epochs"], batch_size=32, lr=0.05,
+                       seed=ctx.seed, loss=loss, saver=ctx.checkpoint("model"), advance=advance)
+        ctx.measure("resumed_at", hist.resumed_at)
+        slope = float(model.weight.detach())
+        ctx.measure("slope", slope)
+        ctx.write_csv("loss.csv", [{"epoch": i + 1, "val": v} for i, v in enumerate(hist.val)])
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots()
+        ax.semilogy(hist.val)
+        ctx.save_figure(fig, "loss.png")
+        agree = abs(slope - 2) < float(os.environ.get("FAKE_TOL", "0.1"))
+        ctx.finding("Fig. 0", "slope", round(slope, 4), 2, "agrees" if agree else "disagrees",
+                    f"fitted slope {slope:.4f} against 2")
+
+
+    EXPERIMENT = Experiment(
+        name="T-fake", title="a stand-in", source="tests", run=run,
+        settings={"ci": {"epochs": 12}, "paper": {"epochs": 40}},
+        choices={"batch": "32, fixed"}, data_help="anything")
+''')
+
+
+@pytest.fixture
+def fake(tmp_path_factory: pytest.TempPathFactory,
+         monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The stand-in registered for subprocesses (the returned environment) and in this process."""
+    folder = tmp_path_factory.mktemp("fake_experiment")
+    (folder / f"{FAKE_MODULE}.py").write_text(FAKE)
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH"))
+                                         if p),
+           "RECMEM_EXPERIMENTS": FAKE_MODULE, "MPLBACKEND": "Agg"}
+    for var in ("FAKE_SLEEP", "FAKE_TOL", "FAKE_BAD_DATA"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.syspath_prepend(str(folder))
+    for var in ("RECMEM_EXPERIMENTS", "MPLBACKEND"):
+        monkeypatch.setenv(var, env[var])
+    yield env
+
+
+def _summary(out: Path) -> dict[str, object]:
+    return json.loads((out / "summary.json").read_text())
+
+
+def test_a_run_writes_its_figures_data_and_summary(fake: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    r = run_cli("reproduce", "T-fake", "--out", str(out), "--seed", "3", env=fake)
+    assert r.returncode == 0, r.stderr
+    s = _summary(out)
+    assert s["complete"] is True and s["scale"] == "ci" and s["seed"] == 3
+    assert s["settings"] == {"epochs": 12} and s["choices"] == {"batch": "32, fixed"}
+    assert s["files"] == ["loss.csv", "loss.png"]
+    [f] = s["findings"]  # type: ignore[misc]
+    assert f["agreement"] == "agrees" and f["paper"] == 2 and f["statement"]
+    assert (out / "loss.png").read_bytes()[:4] == b"\x89PNG"
+    rows = (out / "loss.csv").read_text().splitlines()
+    assert rows[0] == "epoch,val" and len(rows) == 13
+    assert "T-fake" in r.stdout and "agrees" in r.stdout
+
+
+def test_the_same_seed_gives_the_same_numbers(fake: dict[str, str], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    first = run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--seed", "3", "--quiet")
+    again = run_main(capsys, "reproduce", "T-fake", "--out", str(tmp_path / "again"), "--seed",
+                     "3", "--quiet")
+    other = run_main(capsys, "reproduce", "T-fake", "--out", str(tmp_path / "other"), "--seed",
+                     "4", "--quiet")
+    assert first.returncode == 0
+    assert again.returncode == other.returncode == 0
+    assert (tmp_path / "again" / "loss.csv").read_text() == (out / "loss.csv").read_text()
+    assert (tmp_path / "other" / "loss.csv").read_text() != (out / "loss.csv").read_text()
+
+
+def test_a_disagreement_is_exit_status_1(fake: dict[str, str], tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_TOL", "0")
+    r = run_main(capsys, "reproduce", "T-fake", "--out", str(tmp_path / "o"), "--quiet")
+    assert r.returncode == 1, r.stderr
+    assert _summary(tmp_path / "o")["findings"][0]["agreement"] == "disagrees"  # type: ignore[index]
+
+
+def test_bad_usage_is_one_line_and_exit_2(fake: dict[str, str], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def bad(*args: str) -> str:
+        return one_error_line(run_main(capsys, "reproduce", *args))
+
+    monkeypatch.chdir(tmp_path)
+    bad()
+    assert "unknown experiment" in bad("nope")
+    bad("T-fake", "--list")
+    bad("T-fake", "--scale", "huge")
+    bad("T-fake", "--seed", "-1")
+    assert "no such file" in bad("T-fake", "--data", str(tmp_path / "missing"))
+    monkeypatch.setenv("FAKE_BAD_DATA", "1")
+    assert "bad magic" in bad("T-fake", "--out", str(tmp_path / "b"), "--data", str(tmp_path))
+    monkeypatch.delenv("FAKE_BAD_DATA")
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    assert "is a file" in bad("T-fake", "--out", str(a_file))
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    assert "holds no recmem run" in bad("T-fake", "--out", str(busy))
+    done = tmp_path / "done"
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(done), "--quiet").returncode == 0
+    assert "other settings" in bad("T-fake", "--out", str(done), "--seed", "1")
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(done), "--seed", "1", "--fresh",
+                    "--quiet").returncode == 0
+    if not torch.cuda.is_available():
+        assert "no CUDA device" in bad("T-fake", "--device", "cuda")
+
+
+def test_the_list_names_every_experiment_with_its_settings(
+        fake: dict[str, str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    r = run_main(capsys, "reproduce", "--list")
+    assert r.returncode == 0, r.stderr
+    for name in ("O-mnist", "O-sparse", "O-lotka-volterra", "W-linear-stability",
+                 "W-nonlinear-stability", "W-reparam", "T-fake"):
+        assert name in r.stdout
+    assert "epochs=12" in r.stdout and "epochs=40" in r.stdout
+
+
+def test_an_interrupted_run_continues_from_its_checkpoint(fake: dict[str, str],
+                                                          tmp_path: Path) -> None:
+    """Kill it mid-training (Ctrl-C), run the same command again: it resumes from the last
+    checkpoint and ends with the numbers of a run that was never interrupted."""
+    whole = tmp_path / "whole"
+    assert run_cli("reproduce", "T-fake", "--out", str(whole), env=fake).returncode == 0
+    out = tmp_path / "cut"
+    proc = subprocess.Popen([sys.executable, "-m", "recmem.checks", "reproduce", "T-fake",
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, **fake, "FAKE_SLEEP": "0.5"})
+    deadline = time.monotonic() + 120
+    while not (out / "checkpoints" / "model.pt").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "run the same command again" in err
+    assert _summary(out)["complete"] is False
+    r = run_cli("reproduce", "T-fake", "--out", str(out), env=fake)
+    assert r.returncode == 0, r.stderr
+    s, w = _summary(out), _summary(whole)
+    assert s["complete"] is True and s["measured"]["resumed_at"] > 0  # type: ignore[index]
+    assert s["measured"]["slope"] == w["measured"]["slope"]  # type: ignore[index]
+    assert (out / "loss.csv").read_text() == (whole / "loss.csv").read_text()
