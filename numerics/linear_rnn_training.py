@@ -30,9 +30,8 @@ width has (no width stops earlier than it would alone).
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -51,7 +50,7 @@ from recmem.numerics.perturbation import (
     first_order_points,
     linear_evaluator,
 )
-from recmem.numerics.training import History, Saver, fit
+from recmem.numerics.training import History, Saver, fit, one_cpu_thread
 
 
 @dataclass(frozen=True)
@@ -174,21 +173,6 @@ def train_bank(kernel: Kernel, grid: Grid, ms: Sequence[int], settings: TrainSet
     return bank, hist
 
 
-@contextlib.contextmanager
-def one_cpu_thread() -> Iterator[None]:
-    """torch's CPU ops on one thread for the duration (restored after). The bank's tensors hold a
-    few thousand entries, where intra-op parallelism costs only synchronisation: on a loaded
-    2-core machine one ``torch.exp`` of 128×29 entries took 19 ms on two threads and 6 µs on one."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 def fitting_errors(theta: Theta, kernel: Kernel, grid: Grid) -> tuple[float, float]:
     """(sup_t |ρ − ρ̂|, mean_t (ρ − ρ̂)²) of a diagonal linear RNN on the grid (float64)."""
     t = grid.values
@@ -210,5 +194,5 @@ def perturbation_estimate(theta: Theta, kernel: Kernel, grid: Grid, betas: Seque
                     targeted=first_order_points(theta, lt, grid, betas, norm, predicted))
 
 
-__all__ = ["TrainSettings", "fitting_errors", "linear_rnn_bank", "one_cpu_thread",
+__all__ = ["TrainSettings", "fitting_errors", "linear_rnn_bank",
            "perturbation_estimate", "summed_mse", "train_bank"]

@@ -34,14 +34,15 @@ Conventions (choices the paper leaves open, recorded by the experiment):
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+
+from recmem.numerics.training import torch_threads
 
 
 @dataclass(frozen=True)
@@ -294,26 +295,6 @@ def _standardise(x: Any, rows: Any) -> Any:
     std = rows.std(dim=0)
     std = std.where(std > 1e-12 * (1 + mean.abs()), std.new_ones(()))
     return (x - mean) / std
-
-
-@contextlib.contextmanager
-def torch_threads(count: int | None) -> Iterator[None]:
-    """Run the block with ``count`` torch intra-op threads (None: leave torch's setting alone).
-
-    The readouts of the claim-sized task are small (batches of a few hundred rows, widths of
-    64–128): on a shared 2-core machine, two intra-op threads made a training 15–25× slower than
-    one (measured), since each of the thousands of tiny steps waits for the other thread."""
-    import torch
-
-    if count is None:
-        yield
-        return
-    old = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(old)
 
 
 def train_readout(data: TaskData, features: str, readout: str, seed: int, *, saver: Any = None,

@@ -20,6 +20,7 @@ import torch
 from recmem.checks.reproduce.experiment import AGREEMENTS, Experiment, RunContext
 from recmem.checks.reproduce.experiments import o_lotka_volterra as exp
 from recmem.numerics import lotka_volterra as lv
+from recmem.numerics.training import torch_threads
 
 pytest.importorskip("matplotlib")
 
@@ -186,7 +187,7 @@ def test_train_readout_scores_and_is_seeded() -> None:
 
 def test_torch_threads_restores_the_setting() -> None:
     before = torch.get_num_threads()
-    with lv.torch_threads(1):
+    with torch_threads(1):
         assert torch.get_num_threads() == 1
     assert torch.get_num_threads() == before
 

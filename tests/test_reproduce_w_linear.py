@@ -34,11 +34,11 @@ from recmem.numerics.linear_rnn_training import (
     TrainSettings,
     fitting_errors,
     linear_rnn_bank,
-    one_cpu_thread,
     perturbation_estimate,
     train_bank,
 )
 from recmem.numerics.perturbation import Grid, Theta, linear_response_numpy
+from recmem.numerics.training import one_cpu_thread
 
 NAME = "W-linear-stability"
 SMALL = TrainSettings(epochs=300, batch_size=128, train_size=128, every=10**9)

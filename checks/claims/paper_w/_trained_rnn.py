@@ -101,7 +101,7 @@ def _compute(ctx: Context, device: str, settings: TrainSettings) -> TrainedStudy
 
     from recmem.checks.claims.paper_w.theorem import TARGETS, _betas, _kernel
     from recmem.numerics import rnn_training as rt
-    from recmem.numerics.linear_rnn_training import one_cpu_thread
+    from recmem.numerics.training import one_cpu_thread
 
     dt = float(ctx["t_step"])
     betas = _betas(ctx)

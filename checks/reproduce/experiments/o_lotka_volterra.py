@@ -74,7 +74,7 @@ def run(ctx: RunContext) -> None:
                          Fraction(ctx["r_min"]), Fraction(ctx["r_max"]), ctx.device, dtype)
     except ValueError as exc:
         raise ReproduceUsageError(str(exc)) from None
-    # one intra-op thread for CPU-sized readouts (recmem.numerics.lotka_volterra.torch_threads)
+    # one intra-op thread for CPU-sized readouts (recmem.numerics.training.torch_threads)
     threads = 1 if ctx.device == "cpu" and size.batch * size.hidden <= 2**17 else None
     scores = {}
     for name, features, readout, label in MODELS:

@@ -329,7 +329,7 @@ def plot_training(ctx: RunContext, panels: dict[str, list[Trained]], label: Call
 
 # ---- the run -------------------------------------------------------------------------------------
 def run(ctx: RunContext) -> None:
-    from recmem.numerics.linear_rnn_training import one_cpu_thread
+    from recmem.numerics.training import one_cpu_thread
 
     dt = float(Fraction(ctx["dt"]))
     widths = [int(m) for m in ctx["widths"]]

@@ -275,7 +275,7 @@ def _figures2(ctx: RunContext, rows: list[dict[str, Any]]) -> None:
 
 # ---- the run -------------------------------------------------------------------------------------
 def run(ctx: RunContext) -> None:
-    from recmem.numerics.linear_rnn_training import one_cpu_thread
+    from recmem.numerics.training import one_cpu_thread
 
     train, test, what = load_digits(ctx)  # first: bad --data fails before any training
     ctx.choose("Table 1 data", what)
