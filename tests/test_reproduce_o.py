@@ -313,8 +313,16 @@ def test_cuda_matches_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, modul
                          device=device, out=tmp_path / device, quiet=True)
         module.EXPERIMENT.run(ctx)
         runs[device] = ctx
-    a = [float(r[column]) for r in _csv(tmp_path / "cpu" / csv_name)]
-    b = [float(r[column]) for r in _csv(tmp_path / "cuda" / csv_name)]
+    cpu, cuda = _csv(tmp_path / "cpu" / csv_name), _csv(tmp_path / "cuda" / csv_name)
+    assert len(cpu) == len(cuda)
+    # where V is well conditioned the two devices' float64 results differ by about κ·u; beyond
+    # (cuSOLVER and LAPACK drop different unresolved directions) they may differ at O(1)
+    cond = "log10_cond_float64" if "log10_cond_float64" in cpu[0] else None
+    kept = [i for i, r in enumerate(cpu)
+            if cond is None or max(float(r[cond]), float(cuda[i][cond])) < 8]
+    assert kept, "no well-conditioned cell to compare"
+    a = [float(cpu[i][column]) for i in kept]
+    b = [float(cuda[i][column]) for i in kept]
     np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-9)
     assert ([f.agreement for f in runs["cuda"].findings]
             == [f.agreement for f in runs["cpu"].findings])
