@@ -18,12 +18,16 @@ from recmem.checks.verdict import Verdict
 EXPECTED = {**EXPECTED_O, **EXPECTED_W}
 FALSE_AS_PRINTED = {cid for cid, v in EXPECTED.items() if v is Verdict.REFUTED}
 TRUE = {cid for cid, v in EXPECTED.items() if v.ok}
+# trained in torch float64 whatever arithmetic is selected (test_claim_o_universality.py): no
+# precision to sweep
+NOT_SWEPT = {"O.universality"}
 
 
 @pytest.mark.parametrize("backend", ["mpmath@12", "mpmath@24", "numpy:float32"])
 @pytest.mark.parametrize("paper", ["O", "W"])
 def test_low_precision_is_honest(paper: str, backend: str) -> None:
-    report = rc.verify(paper=paper, backends=[backend])
+    ids = [c.id for c in rc.list_claims(paper=paper) if c.id not in NOT_SWEPT]
+    report = rc.verify(ids, backends=[backend])
     got = {c.id: c.verdict for c in report.claims}
     passed_but_false = {cid: str(v) for cid, v in got.items()
                         if cid in FALSE_AS_PRINTED and v.ok}
