@@ -624,8 +624,8 @@ def choose_route(what: str, batch: int, length: int, n: int, device: Any = "cpu"
       B·N ≤ 1024 for L ≤ 2048 (B = 4, L = 1024: scan 1.6 ms, sum 2.6 ms; at L = 4096 … 16384
       ``sum`` is 1.2–1.6× faster than the scan); ``sum`` up to B·N = 2^15 (1.5–1.9× the loop at
       B = 10 … 100); the loop beyond (``sum`` 0.75× at B = 200, 0.55× at B = 1000).
-    - readout, factored input: ``fft`` everywhere (1.7× the scan at B = 1, L = 1024; 15–40× the
-      loop from B = 10 on).
+    - readout, factored input: ``fft`` everywhere (1.2–1.7× the scan at B = 1, L = 1024; 15–60×
+      the loop from B = 10 on).
     - readout, dense input: never ``fft`` (one FFT per channel: 3–9× slower than the loop); the scan
       where it chunks, else the loop.
 
