@@ -33,17 +33,21 @@ preallocated outputs and do not support autograd: they evaluate, they do not tra
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import torch
 
+from recmem.numerics import recurrence_kernels
+
 ROUTES: dict[str, tuple[str, ...]] = {
-    "states": ("loop", "scan"),
-    "final": ("loop", "scan", "sum"),
-    "readout": ("loop", "scan", "fft"),
+    "states": ("loop", "scan", "fused"),
+    "final": ("loop", "scan", "sum", "fused"),
+    "readout": ("loop", "scan", "fft", "fused"),
 }
+# Routes that need a CUDA device and Triton (numerics/recurrence_kernels.py).
+GPU_ROUTES = frozenset({"fused"})
 
 # Bytes of any temporary block (materialised inputs, states of a readout block, FFT work arrays).
 _BLOCK_BYTES = 64 * 2**20
@@ -79,6 +83,14 @@ class _Problem:
     length: int
     n: int
     cdtype: torch.dtype
+    _table_memo: dict[int | None, _Tables] = field(default_factory=dict)
+
+    def tables(self, t: int | None = None) -> _Tables:
+        """``_tables(λ, L, t)``, made once per call: the readout's kernel, its final state and the
+        x0 term share them (at B·M = 1 they are the same tables; a third of the time at L = 1024)."""
+        if t not in self._table_memo:
+            self._table_memo[t] = _tables(self.lam, self.length, t)
+        return self._table_memo[t]
 
     @property
     def device(self) -> torch.device:
@@ -109,6 +121,13 @@ class _Problem:
         else:
             out.copy_(torch.matmul(s, self.b.T))
         return out
+
+    def kernel_input(self) -> recurrence_kernels.Factored | None:
+        """The input as the fused kernels take it factored (real s, one input vector b), or None
+        when it is dense or has M > 1 inputs (then it is formed in blocks like for the other routes)."""
+        if self.s is None or self.b is None or self.b.shape[1] != 1 or self.s.is_complex():
+            return None
+        return recurrence_kernels.Factored(self.s[:, :, 0], self.b[:, 0].contiguous())
 
     def block_steps(self, per_step_numbers: int) -> int:
         """How many time steps fit a temporary block of ``per_step_numbers`` complex numbers each."""
@@ -189,7 +208,15 @@ def _check_route(what: str, route: str, p: _Problem) -> str:
         return choose_route(what, p.batch, p.length, p.n, p.device, inputs=p.inputs)
     if route not in ROUTES[what]:
         raise ValueError(f"route for {what!r} must be 'auto' or one of {ROUTES[what]}, got {route!r}")
+    if route in GPU_ROUTES and not recurrence_kernels.available(p.device):
+        raise ValueError(f"route {route!r} needs a CUDA device and Triton (the input is on {p.device})")
     return route
+
+
+def routes(what: str, device: Any = "cpu") -> tuple[str, ...]:
+    """The routes for ``what`` that can run on ``device`` (the fused kernels only on CUDA with Triton)."""
+    dev = torch.device(device)
+    return tuple(r for r in ROUTES[what] if r not in GPU_ROUTES or recurrence_kernels.available(dev))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -217,7 +244,10 @@ def _flush(t: torch.Tensor) -> torch.Tensor:
     x_L at B = 1000, L = 65536 took 3.9 s with λ^m down to 0.9^8192 ≈ 1e-375). The terms dropped
     are below 1e-150 of the inputs they multiply."""
     tiny = 1e-150 if t.dtype == torch.complex128 else 1e-18
-    return t.masked_fill_(t.abs() < tiny, 0)
+    # |t|² < tiny² (a normal number in either precision): complex abs is a slow hypot, measured 3 ns
+    # per entry, half the time of building the power tables
+    re, im = t.real, t.imag
+    return t.masked_fill_(torch.addcmul(re * re, im, im) < tiny * tiny, 0)
 
 
 def _power_block(lam: torch.Tensor, m0: int, m1: int, table: torch.Tensor) -> torch.Tensor:
@@ -376,6 +406,65 @@ def _scan_final(lam: torch.Tensor, u: torch.Tensor, x: torch.Tensor | None) -> t
 
 
 # ----------------------------------------------------------------------------------------------
+# fused GPU kernels: the same reduce-then-scan, one kernel per pass
+# ----------------------------------------------------------------------------------------------
+
+
+def _fused_chunk(batch: int, steps: int, n: int, device: torch.device) -> tuple[int, int]:
+    """(chunk length T, chunk count C) of the fused kernels; T a whole number of tiles."""
+    c = recurrence_kernels.chunks(batch, steps, n, device)
+    tile = recurrence_kernels.TILE_STEPS
+    per_chunk = -(-steps // c)
+    t = -(-per_chunk // tile) * tile
+    return t, -(-steps // t)
+
+
+def _fused(lam: torch.Tensor, u: torch.Tensor | recurrence_kernels.Factored, x: torch.Tensor | None,
+           out: torch.Tensor) -> None:
+    """``_scan`` by the fused kernels: chunk ends from rest (reading u once), the ends chained by
+    the recurrence with λ^T (recursively, by the same kernels), every chunk re-run from its true
+    start writing its states (u read again, x written once). ``out`` may be u itself; a factored
+    u (real s, one input vector b) is formed in the kernel and never stored."""
+    batch, steps, n = u.shape
+    if steps == 0:
+        return
+    t, c = _fused_chunk(batch, steps, n, u.device)
+    if c == 1:
+        init = None if x is None else x[:, None, :]
+        recurrence_kernels.run_chunks(lam, u, t, init=init, out=out, ends=None, n_chunks=1)
+        return
+    ends = torch.empty(batch, c - 1, n, dtype=u.dtype, device=u.device)
+    recurrence_kernels.run_chunks(lam, u, t, init=None, out=None, ends=ends, n_chunks=c - 1)
+    starts = torch.empty(batch, c, n, dtype=u.dtype, device=u.device)
+    if x is None:
+        starts[:, 0].zero_()
+    else:
+        starts[:, 0].copy_(x)
+    _fused(powers(lam, torch.tensor([t]))[0], ends, x, starts[:, 1:])
+    recurrence_kernels.run_chunks(lam, u, t, init=starts, out=out, ends=None, n_chunks=c)
+
+
+def _fused_final(lam: torch.Tensor, u: torch.Tensor | recurrence_kernels.Factored,
+                 x: torch.Tensor | None) -> torch.Tensor | None:
+    """x_S by the fused kernels' reduce pass alone: every chunk's end from rest, then the ends
+    chained (recursively) up to the start of the last chunk."""
+    batch, steps, n = u.shape
+    if steps == 0:
+        return x
+    t, c = _fused_chunk(batch, steps, n, u.device)
+    ends = torch.empty(batch, c, n, dtype=u.dtype, device=u.device)
+    if c == 1:
+        init = None if x is None else x[:, None, :]
+        recurrence_kernels.run_chunks(lam, u, t, init=init, out=None, ends=ends, n_chunks=1)
+        return ends[:, 0]
+    recurrence_kernels.run_chunks(lam, u, t, init=None, out=None, ends=ends, n_chunks=c)
+    start = _fused_final(powers(lam, torch.tensor([t]))[0], ends[:, : c - 1], x)
+    if start is None:
+        return ends[:, c - 1]
+    return torch.addcmul(ends[:, c - 1], powers(lam, torch.tensor([steps - (c - 1) * t]))[0], start)
+
+
+# ----------------------------------------------------------------------------------------------
 # weighted sums and the FFT convolution (no states)
 # ----------------------------------------------------------------------------------------------
 
@@ -390,7 +479,7 @@ def _final_sum(p: _Problem) -> torch.Tensor:
     lam, length = p.lam, p.length
     x = torch.zeros(p.batch, p.n, dtype=p.cdtype, device=p.device)
     if p.u is not None:
-        tab = _tables(lam, length)
+        tab = p.tables()
         low_rev = tab.low.flip(0)  # time runs against the exponent: m = L−1−j
         # CPU: sub-blocks whose product temporary (B, S, N) stays in cache (≈ 2 MB; measured 1.5–3×
         # faster than 64 MB blocks); CUDA: whole table blocks (few launches)
@@ -406,8 +495,8 @@ def _final_sum(p: _Problem) -> torch.Tensor:
         assert p.s is not None and p.b is not None
         m = p.s.shape[2]
         # T ≈ √(B·M·L) balances the table (T, N) against the partial sums (B, L/T, M, N)
-        tab = _tables(lam, length, min(_pow2_near(math.sqrt(p.batch * m * length)),
-                                       _pow2_near(2 * length)))
+        t = min(_pow2_near(math.sqrt(p.batch * m * length)), _pow2_near(2 * length))
+        tab = p.tables(None if t == _pow2_near(math.sqrt(length)) else t)
         # batch rows per block: bounds the partial sums (Q·M·N complex) and the reversed inputs
         rows = max(1, p.block_steps(max(tab.q * m * p.n, tab.q * tab.t * m // 2)))
         low = tab.low if p.s.is_complex() else torch.view_as_real(tab.low).flatten(1)  # (T, N | 2N)
@@ -441,7 +530,7 @@ def _x0_readout(p: _Problem, c: torch.Tensor, real: bool, y: torch.Tensor) -> No
     if p.x0 is None or not p.length:
         return
     w = (c[None, :, :] * (p.lam * p.x0)[:, None, :]).flatten(0, 1).T  # (N, B·P): λ^k = λ^{k−1}·λ
-    tab = _tables(p.lam, p.length)
+    tab = p.tables()
     nout = c.shape[0]
     rows = max(1, p.block_steps(p.length * nout))  # batch rows per block of exponential sums
     for b0 in range(0, p.batch, rows):
@@ -454,7 +543,7 @@ def _kernel(p: _Problem, c: torch.Tensor) -> torch.Tensor:
     """K[m, p, q] = Σ_n C_{pn} λ_n^m B_{nq}, m = 0 … L−1 (the S4-style convolution kernel): (L, P, M)."""
     assert p.b is not None
     w = (c.T[:, :, None] * p.b[:, None, :]).flatten(1)  # (N, P·M)
-    return _expsum(_tables(p.lam, p.length), w, p.length).unflatten(1, (c.shape[0], p.b.shape[1]))
+    return _expsum(p.tables(), w, p.length).unflatten(1, (c.shape[0], p.b.shape[1]))
 
 
 def _fft(kind: str, x: torch.Tensor, n: int, dim: int) -> torch.Tensor:
@@ -506,7 +595,7 @@ def _readout_fft(p: _Problem, c: torch.Tensor, real: bool) -> torch.Tensor:
     else:
         assert p.u is not None
         # dense input: one convolution per channel, summed with the weights C in frequency space
-        tab = _tables(p.lam, length)
+        tab = p.tables()
         g = (tab.high[:, None, :] * tab.low[None, :, :]).flatten(0, 1)[:length]  # λ_n^m (L, N)
         acc = torch.zeros(p.batch, nfft, nout, dtype=p.cdtype, device=p.device)
         cols = max(1, min(p.n, p.block_steps(nfft * 2) // max(1, p.batch)))
@@ -525,6 +614,9 @@ def _readout_fft(p: _Problem, c: torch.Tensor, real: bool) -> torch.Tensor:
 # public API
 # ----------------------------------------------------------------------------------------------
 
+_STATE_RUNS = {"loop": _run, "scan": _scan, "fused": _fused}
+_FINAL_RUNS = {"loop": _run_final, "scan": _scan_final, "fused": _fused_final}
+
 
 def states(lam: Any, u: Any, *, route: str = "auto", x0: Any = None, b: Any = None) -> torch.Tensor:
     """All states x_1 … x_L of x_k = λ ⊙ x_{k−1} + u_k (paper O eq. (2), from x_0 = x0 or 0).
@@ -536,7 +628,11 @@ def states(lam: Any, u: Any, *, route: str = "auto", x0: Any = None, b: Any = No
     p = _prepare(lam, u, x0, b)
     name = _check_route("states", route, p)
     out = torch.empty(p.batch, p.length, p.n, dtype=p.cdtype, device=p.device)
-    run = _run if name == "loop" else _scan
+    kernel_input = p.kernel_input() if name == "fused" else None
+    if kernel_input is not None:  # u formed inside the kernel: the states are written, nothing read
+        _fused(p.lam, kernel_input, p.x0, out)
+        return out
+    run = _STATE_RUNS[name]
     # factored inputs are expanded block by block straight into the output and run there in place
     step = p.length if p.u is not None else p.block_steps(p.batch * p.n)
     x = p.x0
@@ -557,7 +653,11 @@ def final_state(lam: Any, u: Any, *, route: str = "auto", x0: Any = None, b: Any
     name = _check_route("final", route, p)
     if name == "sum":
         return _final_sum(p)
-    run = _run_final if name == "loop" else _scan_final
+    kernel_input = p.kernel_input() if name == "fused" else None
+    if kernel_input is not None:
+        x_l = _fused_final(p.lam, kernel_input, p.x0)
+        return torch.zeros(p.batch, p.n, dtype=p.cdtype, device=p.device) if x_l is None else x_l.contiguous()
+    run = _FINAL_RUNS[name]
     step = p.length if p.u is not None else p.block_steps(p.batch * p.n)
     buf = None if p.u is not None else _buffer(p, step)
     x = p.x0
@@ -590,7 +690,7 @@ def readout(lam: Any, u: Any, c: Any, *, route: str = "auto", x0: Any = None, re
         x = _final_sum(p)
     else:
         y = _empty_y(p, cm, real)
-        run = _run if name == "loop" else _scan
+        run = _STATE_RUNS[name]
         step = min(max(1, p.length), p.block_steps(p.batch * p.n))
         buf = _buffer(p, step)
         carry = p.x0
@@ -631,11 +731,18 @@ def choose_route(what: str, batch: int, length: int, n: int, device: Any = "cpu"
 
     CUDA (one H100, ``--device cuda``): the same structure with the CUDA chunking threshold
     (_SCAN_MAX_ROW); ``sum`` for the final state and ``fft`` for a factored readout were the best
-    route at every measured shape (B = 10 … 1000, L = 1024 … 65536: 12–700× the loop).
+    route at every measured shape (B = 10 … 1000, L = 1024 … 65536: 12–700× the loop). Where the
+    fused Triton kernel is available (``recurrence_kernels.available``) it makes the states and a
+    dense readout's states: three kernel launches in all, against one launch per step (or per
+    chunk step) of the torch routes, which reached only 0.3–1.5 % of the memory bandwidth on the
+    H100 (launch-bound). Its own speed on a GPU is not yet measured (see recurrence_kernels).
     """
     if what not in ROUTES:
         raise ValueError(f"what must be one of {sorted(ROUTES)}, got {what!r}")
     dev = torch.device(device) if not isinstance(device, torch.device) else device
+    fused = dev.type == "cuda" and recurrence_kernels.available(dev)
+    if fused and (what == "states" or (what == "readout" and inputs is None)):
+        return "fused"
     chunked = scan_chunks(batch, length, n, dev) > 1
     if what == "states":
         return "scan" if chunked else "loop"

@@ -122,11 +122,11 @@ def test_every_route_matches_the_reference(case: str, factored: bool, with_x0: b
     y_ref = (ref @ d.c.T).real
     y_scale = float(np.max(mag @ np.abs(d.c).T))
     u, kw = d.args()
-    for route in (*lr.ROUTES["states"], "auto"):
+    for route in (*lr.routes("states"), "auto"):
         _assert_within(lr.states(lam, u, route=route, **kw), ref, mag.max(), 150)
-    for route in (*lr.ROUTES["final"], "auto"):
+    for route in (*lr.routes("final"), "auto"):
         _assert_within(lr.final_state(lam, u, route=route, **kw), ref[:, -1], mag.max(), 150)
-    for route in (*lr.ROUTES["readout"], "auto"):
+    for route in (*lr.routes("readout"), "auto"):
         y, x = lr.readout(lam, u, d.c, route=route, **kw)
         assert y.shape == (2, 150, 2) and y.dtype == torch.float64
         _assert_within(y, y_ref, y_scale, 150)
@@ -145,11 +145,11 @@ def test_long_sequence_does_not_overflow() -> None:
     ref = reference(lam, s @ b.T, None)
     mag = magnitudes(lam, s @ b.T, None)
     c = np.array([0.7 - 0.2j, 1.1 + 0.4j])
-    for route in lr.ROUTES["states"]:
+    for route in lr.routes("states"):
         _assert_within(lr.states(lam, s, route=route, b=b), ref, mag.max(), length)
-    for route in lr.ROUTES["final"]:
+    for route in lr.routes("final"):
         _assert_within(lr.final_state(lam, s, route=route, b=b), ref[:, -1], mag.max(), length)
-    for route in lr.ROUTES["readout"]:
+    for route in lr.routes("readout"):
         y, x = lr.readout(lam, s, c, route=route, b=b)
         _assert_within(y, (ref @ c).real, float(np.max(mag @ np.abs(c))), length)
         _assert_within(x, ref[:, -1], mag.max(), length)
@@ -181,7 +181,7 @@ def test_complex64_within_its_own_roundoff(what: str) -> None:
     s32 = torch.as_tensor(d.s, dtype=torch.float32)
     b32 = torch.as_tensor(d.b, dtype=torch.complex64)
     x032 = torch.as_tensor(d.x0, dtype=torch.complex64)
-    for route in lr.ROUTES[what]:
+    for route in lr.routes(what):
         if what == "states":
             got = lr.states(lam32, s32, route=route, b=b32, x0=x032)
             want = ref
@@ -231,10 +231,10 @@ def test_routes_agree(batch: int, length: int, n: int, m: int | None, p: int | N
     assert y_want.is_complex() != real
     torch.testing.assert_close(x_want, want[:, -1], rtol=0, atol=tol)
     torch.testing.assert_close(lr.states(lam, u, route="scan", x0=x0, b=b), want, rtol=0, atol=tol)
-    for route in lr.ROUTES["final"]:
+    for route in lr.routes("final"):
         torch.testing.assert_close(lr.final_state(lam, u, route=route, x0=x0, b=b), want[:, -1],
                                    rtol=0, atol=tol)
-    for route in lr.ROUTES["readout"]:
+    for route in lr.routes("readout"):
         y, x = lr.readout(lam, u, c, route=route, x0=x0, b=b, real=real)
         torch.testing.assert_close(y, y_want, rtol=0, atol=tol_y)
         torch.testing.assert_close(x, x_want, rtol=0, atol=tol)
@@ -271,7 +271,7 @@ def test_numpy_inputs_and_empty_sequences() -> None:
     x0 = np.array([1.0, 2.0j])
     assert lr.states(lam, empty).shape == (2, 0, 2)
     np.testing.assert_array_equal(lr.final_state(lam, empty, x0=x0).numpy(), np.stack([x0, x0]))
-    for route in lr.ROUTES["readout"]:
+    for route in lr.routes("readout"):
         y, xl = lr.readout(lam, empty, np.ones(2), route=route)
         assert y.shape == (2, 0) and xl.shape == (2, 2) and not xl.abs().any()
 
@@ -322,20 +322,21 @@ def test_cuda_matches_cpu(batch: int) -> None:
     c = torch.randn(32, generator=g, dtype=torch.complex128)
     x0 = torch.randn(batch, 32, generator=g, dtype=torch.complex128)
     dev = torch.device("cuda")
+    assert "fused" in lr.routes("states", dev) or not lr.recurrence_kernels._triton_installed()
     on = {"lam": lam.to(dev), "s": s.to(dev), "b": b.to(dev), "c": c.to(dev), "x0": x0.to(dev)}
     want = lr.states(lam, s, route="loop", b=b, x0=x0)
     y_want, _ = lr.readout(lam, s, c, route="loop", b=b, x0=x0)
     tol = 1e-10 * float(want.abs().max())
-    for route in lr.ROUTES["states"]:
+    for route in lr.routes("states", dev):
         got = lr.states(on["lam"], on["s"], route=route, b=on["b"], x0=on["x0"])
         assert got.device.type == "cuda"
         torch.testing.assert_close(got.cpu(), want, rtol=0, atol=tol)
         torch.testing.assert_close(lr.states(on["lam"], on["s"].to(torch.complex128) @ on["b"].T, route=route,
                                              x0=on["x0"]).cpu(), want, rtol=0, atol=tol)
-    for route in lr.ROUTES["final"]:
+    for route in lr.routes("final", dev):
         got = lr.final_state(on["lam"], on["s"], route=route, b=on["b"], x0=on["x0"])
         torch.testing.assert_close(got.cpu(), want[:, -1], rtol=0, atol=tol)
-    for route in lr.ROUTES["readout"]:
+    for route in lr.routes("readout", dev):
         y, x = lr.readout(on["lam"], on["s"], on["c"], route=route, b=on["b"], x0=on["x0"])
         torch.testing.assert_close(y.cpu(), y_want, rtol=0, atol=tol * float(c.abs().sum()))
         torch.testing.assert_close(x.cpu(), want[:, -1], rtol=0, atol=tol)
