@@ -209,7 +209,8 @@ def _check_route(what: str, route: str, p: _Problem) -> str:
     if route not in ROUTES[what]:
         raise ValueError(f"route for {what!r} must be 'auto' or one of {ROUTES[what]}, got {route!r}")
     if route in GPU_ROUTES and not recurrence_kernels.available(p.device):
-        raise ValueError(f"route {route!r} needs a CUDA device and Triton (the input is on {p.device})")
+        raise ValueError(f"route {route!r} needs a CUDA device and Triton, with a kernel that passed its "
+                         f"self-test there (the input is on {p.device})")
     return route
 
 

@@ -137,3 +137,11 @@ def test_interpreter_factored_input_formed_in_the_kernel(monkeypatch: pytest.Mon
             final = lr.final_state(lam, s, route="fused", b=b, x0=start)
         torch.testing.assert_close(got, want, rtol=0, atol=tol)
         torch.testing.assert_close(final, want[:, -1], rtol=0, atol=tol)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without CUDA")
+def test_tuning_benchmark_refuses_without_cuda() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "tune_recurrence_kernel.py"), "--quick"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 2 and out.stderr.strip() == (
+        "CUDA is not available (torch.cuda.is_available() is False)")
