@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 from recmem.checks.argtypes import int_between, output_path
 from recmem.checks.execution import ItemResult
 from recmem.checks.sweep_store import STORE_NAME, PointKey, StoreError
+from recmem.checks.terminal import progress_bar
 
 ENGINE_ENV = "RECMEM_CONDITION_ENGINE"
 DEFAULT_ENGINE = "recmem.numerics.condition"
@@ -599,23 +600,6 @@ def _refusal_summary(refused: dict[PointKey, str], total: int) -> str:
     return f"the engine refuses {scope} of the sweep: {reason}{more}"
 
 
-def _progress(live: bool) -> Any:
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                    console=Console(stderr=True, highlight=False, emoji=False), transient=True,
-                    disable=not live)
-
-
 def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, engine: str,
            refused: dict[PointKey, str]) -> int:
     from recmem.checks import interrupt
@@ -648,7 +632,7 @@ def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, engine: str,
                 sys.stderr.write(f"recmem: warning: {_refusal_summary(refused, total)}; running "
                                  "the others\n")
             sweep_id = store.begin_sweep(sweep.settings, _command_line(sweep.settings))
-            progress = stack.enter_context(_progress(live))
+            progress = stack.enter_context(progress_bar(live))
             task = progress.add_task(sym, total=len(todo))
             results = executor.map_unordered(PointTask(engine), todo) if executor else iter(())
             for index, result in results:

@@ -183,7 +183,26 @@ def _uniform(shape: tuple[int, ...], bound: float, gen: Any, dtype: Any) -> Any:
     return (torch.rand(shape, generator=gen, dtype=torch.float64) * 2 - 1).to(dtype) * bound
 
 
-class EulerRNN(torch.nn.Module):
+class _Recurrent(torch.nn.Module):
+    """The recurrent part shared by the RNNs of App. D and E: M = g⁻¹(W₀) (:func:`preimage`), the
+    input weights U uniform on ±``input_bound`` (drawn first from ``gen``), the bias b = 0."""
+
+    def __init__(self, spec: Spec, W0: np.ndarray, input_bound: float, gen: Any, dtype: Any) -> None:
+        super().__init__()
+        dtype = torch.float64 if dtype is None else dtype
+        m = len(W0)
+        self.spec = spec
+        self.M = torch.nn.Parameter(torch.tensor(preimage(W0, spec.parameterisation, spec.inverse_eps),
+                                                 dtype=dtype))
+        self.U = torch.nn.Parameter(_uniform((m,), input_bound, gen, dtype))
+        self.b = torch.nn.Parameter(torch.zeros(m, dtype=dtype))
+
+    @property
+    def hidden(self) -> int:
+        return int(self.M.shape[0])
+
+
+class EulerRNN(_Recurrent):
     """The sequence-to-sequence RNN of App. D (module docstring): x (B, T) ↦ ŷ (B, T).
 
     Initialisation (recmem's choice): M = g⁻¹(W₀) for the given W₀ (:func:`preimage`), U and c
@@ -191,19 +210,9 @@ class EulerRNN(torch.nn.Module):
     """
 
     def __init__(self, spec: Spec, W0: np.ndarray, gen: Any, dtype: Any = None) -> None:
-        super().__init__()
-        dtype = torch.float64 if dtype is None else dtype
         m = len(W0)
-        self.spec = spec
-        self.M = torch.nn.Parameter(torch.tensor(preimage(W0, spec.parameterisation, spec.inverse_eps),
-                                                 dtype=dtype))
-        self.U = torch.nn.Parameter(_uniform((m,), 1 / math.sqrt(m), gen, dtype))
-        self.b = torch.nn.Parameter(torch.zeros(m, dtype=dtype))
-        self.c = torch.nn.Parameter(_uniform((m,), 1 / math.sqrt(m), gen, dtype))
-
-    @property
-    def hidden(self) -> int:
-        return int(self.M.shape[0])
+        super().__init__(spec, W0, 1 / math.sqrt(m), gen, dtype)
+        self.c = torch.nn.Parameter(_uniform((m,), 1 / math.sqrt(m), gen, self.M.dtype))
 
     def forward(self, x: Any) -> Any:
         return respond(self.spec, self.M[None], self.U[None], self.b[None], self.c[None], x[None])[0]
@@ -216,21 +225,15 @@ class EulerRNN(torch.nn.Module):
         return out
 
 
-class SequenceClassifier(torch.nn.Module):
+class SequenceClassifier(_Recurrent):
     """Sequential classification (W App. E, Table 1: pixel-by-pixel MNIST): the Euler RNN run over
     the sequence x (B, T), its last state read out by an affine layer to ``classes`` logits."""
 
     def __init__(self, spec: Spec, W0: np.ndarray, classes: int, gen: Any, dtype: Any = None) -> None:
-        super().__init__()
-        dtype = torch.float64 if dtype is None else dtype
         m = len(W0)
-        self.spec = spec
-        self.M = torch.nn.Parameter(torch.tensor(preimage(W0, spec.parameterisation, spec.inverse_eps),
-                                                 dtype=dtype))
-        self.U = torch.nn.Parameter(_uniform((m,), 1.0, gen, dtype))
-        self.b = torch.nn.Parameter(torch.zeros(m, dtype=dtype))
-        self.head = torch.nn.Parameter(_uniform((classes, m), 1 / math.sqrt(m), gen, dtype))
-        self.bias = torch.nn.Parameter(torch.zeros(classes, dtype=dtype))
+        super().__init__(spec, W0, 1.0, gen, dtype)
+        self.head = torch.nn.Parameter(_uniform((classes, m), 1 / math.sqrt(m), gen, self.M.dtype))
+        self.bias = torch.nn.Parameter(torch.zeros(classes, dtype=self.M.dtype))
 
     def forward(self, x: Any) -> Any:
         h = respond(self.spec, self.M[None], self.U[None], self.b[None], None, x[None], last=True)[0]

@@ -292,21 +292,11 @@ class RunContext:
         """A progress bar on a terminal (a start and an end line otherwise); yields
         ``advance(n=1, description=None)``. ``n`` may count steps already done by an earlier,
         interrupted run (so the bar starts where the run resumes)."""
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from recmem.checks.terminal import progress_bar, stderr_console
 
-        console = Console(stderr=True, highlight=False)
+        console = stderr_console()
         live = console.is_terminal and not self.quiet
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), TimeRemainingColumn(), console=console,
-                       transient=True, disable=not live)
+        bar = progress_bar(live, console)
         if not live and not self.quiet:
             self.log(f"{self.experiment.name}: {description}"
                      f"{'' if total is None else f' ({total} steps)'}")
