@@ -4,6 +4,7 @@ Run on demand (not part of the test suite)::
 
     python3 benchmarks/bench_condition.py            # N = 64 comparison, 784, growth 64 … 2048
     python3 benchmarks/bench_condition.py --full     # also N = 128 for the dense routes
+    python3 benchmarks/bench_condition.py --check    # only: the cost of the run-time cross-check
 
 Prints, for ``ring:0.9:1`` nodes (``nodes.ring(N, 9/10, 1, seed 0)``):
 
@@ -13,6 +14,10 @@ Prints, for ``ring:0.9:1`` nodes (``nodes.ring(N, 9/10, 1, seed 0)``):
    certified), with the ratios measured in this run and a check that the values agree;
 2. the 784×784 case of the issue: certified κ_F, κ_∞ and κ₂ (seconds, bracket width);
 3. the growth of the structured route's time with N (κ₂ and κ_F), with the fitted exponent.
+
+``--check`` prints instead the seconds of one point with and without the second route (the dense
+cross-check of ``numerics.condition.cross_checks``) for ring and real nodes, κ₂ and κ₁: the
+figures behind ``numerics.condition.CHECK_AUTO_N``.
 """
 
 from __future__ import annotations
@@ -89,10 +94,32 @@ def growth(sizes: list[int]) -> None:
         print(f"  κ_{norm}: time ∝ N^{k:.2f} between N = {sizes[0]} and {sizes[-1]}")
 
 
+def check_cost(sizes: list[int]) -> None:
+    from recmem.numerics.condition import CHECK_AUTO_N, Point, compute
+
+    print(f"cost of the second route (default: κ₂ up to N = {CHECK_AUTO_N['gram']}, κ₁ up to "
+          f"N = {CHECK_AUTO_N['inverse']}); seconds without → with:")
+    for spec in ("ring:9/10:1", "real-uniform:-1:1"):
+        for norm in ("2", "1"):
+            line = f"  {spec:18s} κ_{norm:<2}"
+            for n in sizes:
+                t = {}
+                for check in (False, True):
+                    _, t[check] = _timed(lambda n=n, norm=norm, check=check, spec=spec: compute(
+                        Point(spec, n, n, 0, None, norm, "kappa", check=check)))
+                line += f" | N = {n}: {t[False]:.2f} → {t[True]:.2f}"
+            print(line)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--full", action="store_true", help="also compare at N = 128 (minutes)")
+    ap.add_argument("--check", action="store_true",
+                    help="only the cost of the run-time cross-check (second route), N = 8 … 32")
     args = ap.parse_args()
+    if args.check:
+        check_cost([8, 16, 24, 32])
+        return
     compare(64)
     if args.full:
         compare(128)

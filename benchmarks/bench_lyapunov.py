@@ -12,6 +12,11 @@ offered up to n = 12 only; the certified condition number up to n = 8. Also time
 ∫₀^∞ e^{Wᵀt}e^{Wt}dt itself (what W.lyapunov checks instead of a solver): Taylor + Gauss–Legendre
 on a short interval, then doubling, in float64, float32 and mpmath, and its certified ball
 enclosure in flint.
+
+Every call includes the answer's run-time oracle (numerics.lyapunov.residual_oracle: its residual
+against the equation it claims to solve), so the times are what a verified answer costs; the last
+column shows that residual over its tolerance ("ball ok"/"exact ok" for certified answers; "FAIL"
+marks an answer that failed its oracle).
 """
 
 from __future__ import annotations
@@ -33,15 +38,25 @@ def _cong(e: Any, x: Any, mul: Callable[[Any, Any], Any], tr: Callable[[Any], An
     return mul(mul(tr(e), x), e)
 
 
-def median_time(fn: Callable[[], Any], repeat: int) -> float:
-    """Median wall time of ``fn()`` over ``repeat`` runs (after one warm-up call)."""
-    fn()
+def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """(median wall time of ``fn()`` over ``repeat`` runs after one warm-up call, its result)."""
+    out = fn()
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        fn()
+        out = fn()
         times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return statistics.median(times), out
+
+
+def oracle_column(result: Any) -> str:
+    """The answer's residual over its tolerance (solvers and integrals carry it), or '—'."""
+    r = getattr(result, "residual", None)
+    if r is None:
+        return "—"
+    if r.tolerance == 0:
+        return f"{r.kind} {'ok' if r.ok else 'FAIL'}"
+    return f"{float(r.value / r.tolerance):.2g}" + ("" if r.ok else " FAIL")
 
 
 def solvers(n: int, bits: int, batch: int) -> dict[str, Callable[[], Any] | None]:
@@ -93,20 +108,20 @@ def main() -> None:
     ap.add_argument("--bits", type=int, default=128)
     ap.add_argument("--batch", type=int, default=256)
     args = ap.parse_args()
-    print(f"{'n':>3}  {'solver':<48} {'seconds':>10} {'× scipy':>10}")
+    print(f"{'n':>3}  {'solver':<48} {'seconds':>10} {'× scipy':>10} {'residual/tol':>13}")
     for n in args.sizes:
         table = solvers(n, args.bits, args.batch)
         base_fn = table[BASE]
         assert base_fn is not None
-        base = median_time(base_fn, args.repeat)
+        base, base_out = median_time(base_fn, args.repeat)
         for name, fn in table.items():
             if fn is None:
                 print(f"{n:>3}  {name:<48} {'—':>10} {'(not offered)':>10}")
                 continue
-            sec = base if name == BASE else median_time(fn, args.repeat)
+            sec, out = (base, base_out) if name == BASE else median_time(fn, args.repeat)
             if "per matrix" in name:
                 sec /= args.batch
-            print(f"{n:>3}  {name:<48} {sec:>10.2e} {sec / base:>10.1f}")
+            print(f"{n:>3}  {name:<48} {sec:>10.2e} {sec / base:>10.1f} {oracle_column(out):>13}")
 
 
 if __name__ == "__main__":

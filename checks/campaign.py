@@ -14,7 +14,19 @@ for the execution layer, so claims run in parallel with ``--jobs``/``--cluster``
    domain. A shrunk counterexample is judged once more (its certificate) and stored.
 3. **Controls** (``--controls``) — each negative control (a nearby false statement) is searched
    the same way without shrinking, and the number of examples to its first counterexample is
-   reported: a measure of the search's power on that claim.
+   reported: a measure of the search's power on that claim. A control not refuted within the
+   budget means the campaign cannot tell the claim from a nearby false statement, so the
+   claim's survival says nothing: its status is ``survived, controls not told apart`` (exit
+   status 1), as such a control makes a claim INCONCLUSIVE in ``recmem verify`` (rule R6).
+
+Every counterexample, whether found by the search, replayed or found for a control, is judged
+again (:func:`recmem.checks.search.rejudge`) and counts only when the judge refutes it again.
+One that it does not (holds, undecided, or the judge raises) is listed under ``not_reproduced``
+and never reported as a refutation; where the same judge had refuted that very instance in this
+run (the search's or a control's counterexample, or Hypothesis reporting the judge ``Flaky``),
+or the judge raised, it is an internal inconsistency, a bug of recmem: status ``error``. A
+stored counterexample that the judge now clears is only listed (the judge or the parameters may
+have changed since a campaign stored it).
 
 Determinism: the same seed and example budget give the same report (times aside); a seconds
 budget can stop a search earlier on a slower machine.
@@ -31,6 +43,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from recmem.checks.claim import Claim, Context
+from recmem.checks.verdict import Outcome
 from recmem.numerics.backend import AbstractBackend
 
 STATUS_REFUTED = "refuted"
@@ -38,6 +51,10 @@ STATUS_REFUTED = "refuted"
 # design), none exactly: a statistical failure, not a certified refutation (ground rule 2)
 STATUS_FAILED = "failed (statistical)"
 STATUS_SURVIVED = "survived"
+# survived, but a negative control was not refuted within the same budget: the campaign cannot
+# tell the claim from a nearby false statement, so the survival says nothing (rule R6 of
+# checks/verdict.py, which makes such a claim INCONCLUSIVE in ``recmem verify``)
+STATUS_NOT_TOLD_APART = "survived, controls not told apart"
 STATUS_UNDECIDED = "undecided"
 STATUS_NO_STRATEGY = "no strategy"
 STATUS_ERROR = "error"
@@ -60,6 +77,7 @@ class Search:
     instance: Any = None  # the (shrunk) counterexample, when one was found
     out_of_time: bool = False
     max_ratio: float | None = None
+    flaky: str = ""  # the judge answered differently on one instance (Hypothesis's Flaky)
 
 
 def search(claim: Claim, ctx: Context, *, max_examples: int, seconds: float | None,
@@ -77,7 +95,7 @@ def search(claim: Claim, ctx: Context, *, max_examples: int, seconds: float | No
     is judged by ``holds``, and a candidate that ``holds`` clears is counted as dissolved. Only
     what ``holds`` finds false is ever a counterexample."""
     from hypothesis import HealthCheck, Phase, find, settings, target
-    from hypothesis.errors import NoSuchExample
+    from hypothesis.errors import Flaky, NoSuchExample
 
     from recmem.checks.runner import hypothesis_files_in_home
 
@@ -132,6 +150,8 @@ def search(claim: Claim, ctx: Context, *, max_examples: int, seconds: float | No
         pass
     except _OutOfTime:
         out.out_of_time = True
+    except Flaky as exc:  # the judge refuted an instance, then did not when Hypothesis replayed it
+        out.flaky = str(exc).splitlines()[0]
     out.seconds = time.perf_counter() - t0
     return out
 
@@ -186,25 +206,50 @@ REPLAY_CHECK = "counterexample stored by recmem fuzz, judged again"
 
 
 def replay_evidence(claim: Claim, ctx: Context) -> list[Any]:
-    """What ``recmem verify`` learns from earlier campaigns: a stored counterexample of the
-    claim's own statement that its ``holds`` still judges false is a certified refutation (one
-    REFUTE evidence, the first such instance); nothing otherwise."""
-    from recmem.checks.search import SEARCH_BACKEND, outcome_of_counterexample
+    """What ``recmem verify`` learns from earlier campaigns: each counterexample stored for the
+    claim's own statement is judged again by its ``holds``. The first that it still refutes is
+    a certified refutation (one REFUTE evidence; FAIL for a statistical judge). One that it does
+    not refute is no refutation: those the judge now clears or leaves undecided are reported as
+    not reproduced (one INCONCLUSIVE evidence: the judge or the parameters changed since a
+    campaign stored them, or the judge is not deterministic), and one on which the judge raises
+    is an ERROR (an exception, rule R3). Nothing when none is stored."""
+    from recmem.checks.search import SEARCH_BACKEND, outcome_of_counterexample, rejudge
     from recmem.checks.verdict import Evidence
 
     if claim.holds is None or ctx.statement is not claim.statement:
         return []
+    out: list[Evidence] = []
+    cleared: list[dict[str, str]] = []
     for instance in stored_instances(claim):
-        r = claim.holds(instance, ctx)
-        if r.holds is False:
-            return [Evidence(check=REPLAY_CHECK, kind="search", backend=SEARCH_BACKEND,
-                             outcome=outcome_of_counterexample(r), instances=1,
-                             counterexample={**r.values, "detail": r.detail,
-                                             "instance": python_literal(instance)},
-                             certified_by=r.certified_by,
-                             message="found by an earlier fuzzing campaign "
-                                     "($RECMEM_HOME/fuzz-examples) and judged again")]
-    return []
+        again = rejudge(claim.holds, instance, ctx)
+        r = again.result
+        if again.reproduced and r is not None:
+            if not any(e.outcome in (Outcome.REFUTE, Outcome.FAIL) for e in out):
+                out.append(Evidence(
+                    check=REPLAY_CHECK, kind="search", backend=SEARCH_BACKEND,
+                    outcome=outcome_of_counterexample(r), instances=1,
+                    counterexample={**r.values, "detail": r.detail,
+                                    "instance": python_literal(instance)},
+                    certified_by=r.certified_by,
+                    message="found by an earlier fuzzing campaign ($RECMEM_HOME/fuzz-examples) "
+                            "and judged again"))
+        elif r is None:
+            out.append(Evidence(
+                check=REPLAY_CHECK, kind="search", backend=SEARCH_BACKEND, outcome=Outcome.ERROR,
+                counterexample={"instance": python_literal(instance)},
+                message=f"a counterexample stored by an earlier fuzzing campaign could not be "
+                        f"judged again: the claim's judge {again.judged}; not a refutation"))
+        else:
+            cleared.append({"instance": python_literal(instance), "judged again": again.judged})
+    if cleared:
+        out.append(Evidence(
+            check=REPLAY_CHECK, kind="search", backend=SEARCH_BACKEND,
+            outcome=Outcome.INCONCLUSIVE, instances=len(cleared),
+            message=f"{len(cleared)} counterexample(s) stored by earlier fuzzing campaigns not "
+                    "reproduced: the claim's judge, asked again, no longer refutes them (it "
+                    "changed, or the parameters did, since they were stored), so they refute "
+                    "nothing", data={"not_reproduced": cleared}))
+    return out
 
 
 # ---- one claim's campaign ---------------------------------------------------------------------
@@ -268,6 +313,21 @@ class ClaimCampaign:
     screened: int = 0
     screen: str | None = None
     shards: int = 1
+    # counterexamples that the judge did not refute when judged again (never counted above):
+    # {instance, found_by, judged_again, inconsistent}; ``inconsistent`` when the same judge
+    # had refuted that very instance in this run, or raised (an internal inconsistency)
+    not_reproduced: list[dict[str, Any]] = field(default_factory=list)
+    searched: bool = False  # whether the search ran (not with --replay or after a replayed one)
+
+    @property
+    def inconsistent(self) -> list[dict[str, Any]]:
+        """The not-reproduced counterexamples that show a bug of recmem (status ``error``)."""
+        return [x for x in self.not_reproduced if x["inconsistent"]]
+
+    @property
+    def controls_missed(self) -> list[dict[str, Any]]:
+        """The controls that were run and not refuted within the budget."""
+        return [x for x in self.controls if not x["refuted"]]
 
     def to_dict(self) -> dict[str, Any]:
         from recmem.checks.report import _jsonable
@@ -281,12 +341,33 @@ def python_literal(instance: Any) -> str:
     return repr(instance)
 
 
-def _counterexample(claim: Claim, ctx: Context, instance: Any, how: str) -> dict[str, Any]:
+def _judged_again(claim: Claim, ctx: Context, instance: Any, how: str, camp: ClaimCampaign,
+                  *, same_run: bool) -> dict[str, Any] | None:
+    """Judge a counterexample again (:func:`recmem.checks.search.rejudge`): the report's entry
+    when the judge refutes it again; None otherwise, with the instance listed in
+    ``camp.not_reproduced`` (``same_run``: the judge refuted this very instance earlier in this
+    run, so not refuting it now is an internal inconsistency; a raising judge always is)."""
+    from recmem.checks.search import rejudge
+
     assert claim.holds is not None
-    r = claim.holds(instance, ctx)
-    return {"instance": python_literal(instance), "found_by": how, "holds": r.holds,
-            "certified_by": r.certified_by, "statistical": r.statistical, "values": r.values,
-            "detail": r.detail}
+    again = rejudge(claim.holds, instance, ctx)
+    r = again.result
+    if again.reproduced and r is not None:
+        return {"instance": python_literal(instance), "found_by": how, "holds": r.holds,
+                "certified_by": r.certified_by, "statistical": r.statistical,
+                "values": r.values, "detail": r.detail}
+    camp.not_reproduced.append({"instance": python_literal(instance), "found_by": how,
+                                "judged_again": again.judged,
+                                "inconsistent": same_run or r is None})
+    return None
+
+
+def _flaky(s: Search, how: str, camp: ClaimCampaign) -> None:
+    """A search in which Hypothesis found the judge answering differently on one instance: an
+    internal inconsistency, listed (with the instance it last refuted, if any)."""
+    camp.not_reproduced.append({
+        "instance": None if s.instance is None else python_literal(s.instance), "found_by": how,
+        "judged_again": f"not reliably: Hypothesis reports {s.flaky}", "inconsistent": True})
 
 
 def _screen_backend(claim: Claim, job: FuzzJob) -> AbstractBackend | None:
@@ -300,7 +381,7 @@ def _screen_backend(claim: Claim, job: FuzzJob) -> AbstractBackend | None:
 
 def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
     """One shard of one claim's campaign (module docstring): replay (first shard only),
-    search, controls."""
+    search, controls; every counterexample judged again before it counts."""
     from recmem.checks.registry import get
 
     claim = get(job.claim_id)
@@ -315,51 +396,82 @@ def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
     if job.shard == 0:
         for instance in stored_instances(claim):
             camp.replayed += 1
-            cx = _counterexample(claim, ctx, instance, "replay of a stored counterexample")
-            if cx["holds"] is False:
+            # stored by an earlier run, perhaps of another recmem or other parameters: a judge
+            # that now clears it is not inconsistent with itself
+            cx = _judged_again(claim, ctx, instance, "replay of a stored counterexample", camp,
+                               same_run=False)
+            if cx is not None:
                 camp.counterexamples.append(cx)
     if not job.replay_only and not camp.counterexamples:
         s = search(claim, ctx, max_examples=job.shard_examples, seconds=job.seconds,
                    shrink=True, screen=screen)
+        camp.searched = True
         camp.examples, camp.undecided, camp.max_ratio = s.examples, s.undecided, s.max_ratio
         camp.screened, camp.dissolved = s.screened, s.dissolved
-        if s.instance is not None:
-            cx = _counterexample(claim, ctx, s.instance, "search, shrunk" if not s.out_of_time
-                                 else "search (time ran out while shrinking)")
-            if cx["holds"] is False:
+        how = ("search, shrunk" if not s.out_of_time
+               else "search (time ran out while shrinking)")
+        if s.flaky:
+            _flaky(s, how, camp)
+        elif s.instance is not None:
+            # the judge refuted this instance during the search: judged again, it must again
+            cx = _judged_again(claim, ctx, s.instance, how, camp, same_run=True)
+            if cx is not None:
                 camp.counterexamples.append(cx)
                 store_instance(claim, s.instance)
-            else:  # a candidate that does not survive being judged again
-                camp.dissolved += 1
         if s.out_of_time and not camp.counterexamples:
             camp.note = f"seconds budget spent after {s.examples} examples"
-    _settle(camp)
     if job.controls:
-        camp.controls = [_fuzz_control(claim, ctx, c, job, screen) for c in claim.controls]
+        camp.controls = [_fuzz_control(claim, ctx, c, job, screen, camp)
+                         for c in claim.controls]
+    _settle(camp)
     camp.seconds = round(time.perf_counter() - t0, 3)
     return camp
 
 
 def _settle(camp: ClaimCampaign) -> None:
+    """The campaign's status from what it found: a counterexample judged again refutes (a
+    statistical one fails); otherwise an internal inconsistency is an error; a search that
+    decided no instance (every one undecided, or none judged in its time) is undecided; a
+    survival with a control not refuted cannot tell the claim from a nearby false statement
+    (rule R6 of :mod:`recmem.checks.verdict`)."""
     if camp.counterexamples:
         statistical = all(cx.get("statistical") for cx in camp.counterexamples)
         camp.status = STATUS_FAILED if statistical else STATUS_REFUTED
-    elif camp.examples and camp.undecided == camp.examples:
+    elif camp.inconsistent:
+        camp.status = STATUS_ERROR
+        first = camp.inconsistent[0]
+        why = (f"internal inconsistency: the claim's judge refuted an instance ({first['found_by']}) "
+               f"but, judged again, {first['judged_again']}: not reproduced, so no refutation "
+               "(a bug of recmem, not of the paper)")
+        camp.note = f"{camp.note}; {why}" if camp.note and why not in camp.note else why
+    elif camp.searched and camp.undecided == camp.examples:  # none decided (or none judged)
         camp.status = STATUS_UNDECIDED
+    elif camp.controls_missed:
+        camp.status = STATUS_NOT_TOLD_APART
     else:
         camp.status = STATUS_SURVIVED
 
 
 def _fuzz_control(claim: Claim, ctx: Context, control: Any, job: FuzzJob,
-                  screen: AbstractBackend | None) -> dict[str, Any]:
+                  screen: AbstractBackend | None, camp: ClaimCampaign) -> dict[str, Any]:
+    """Search one negative control (no shrinking); its first counterexample, judged again,
+    refutes it (one the judge does not refute again is an internal inconsistency, listed in
+    ``camp.not_reproduced``, and the control counts as not refuted)."""
     cctx = replace(ctx, statement=control.statement, cache={})
     s = search(claim, cctx, max_examples=job.shard_examples, seconds=job.seconds, shrink=False,
                screen=screen)
-    found = s.instance is not None
-    return {"change": control.change, "refuted": found,
-            "examples_to_first_counterexample": s.to_first, "examples": s.examples,
-            "undecided": s.undecided, "dissolved": s.dissolved, "seconds": round(s.seconds, 3),
-            "counterexample": python_literal(s.instance) if found else None}
+    how = f"search of control “{control.change}”"
+    found = None
+    if s.flaky:
+        _flaky(s, how, camp)
+    elif s.instance is not None and _judged_again(claim, cctx, s.instance, how, camp,
+                                                  same_run=True) is not None:
+        found = s.instance
+    return {"change": control.change, "refuted": found is not None,
+            "examples_to_first_counterexample": s.to_first if found is not None else None,
+            "examples": s.examples, "undecided": s.undecided, "dissolved": s.dissolved,
+            "seconds": round(s.seconds, 3),
+            "counterexample": python_literal(found) if found is not None else None}
 
 
 def merge(shards: list[ClaimCampaign]) -> ClaimCampaign:
@@ -370,7 +482,7 @@ def merge(shards: list[ClaimCampaign]) -> ClaimCampaign:
     if len(shards) == 1:
         return shards[0]
     first = shards[0]
-    if first.status in (STATUS_NO_STRATEGY, STATUS_ERROR):
+    if first.status == STATUS_NO_STRATEGY:
         return first
     out = ClaimCampaign(first.id, STATUS_SURVIVED, replayed=first.replayed, screen=first.screen,
                         shards=len(shards))
@@ -384,13 +496,16 @@ def merge(shards: list[ClaimCampaign]) -> ClaimCampaign:
         out.seconds = round(out.seconds + c.seconds, 3)
         if c.counterexamples and not out.counterexamples:
             out.counterexamples = list(c.counterexamples)
+        out.not_reproduced += c.not_reproduced
+        out.searched |= c.searched
     notes = sorted({c.note for c in shards if c.note})
     out.note = "; ".join(notes)
+    ran = [c.controls for c in shards if c.controls]  # a shard that failed ran none
+    out.controls = [_merge_control([c[i] for c in ran]) for i in range(len(ran[0]))] if ran \
+        else []
     _settle(out)
-    if any(c.status == STATUS_ERROR for c in shards):
+    if any(c.status == STATUS_ERROR for c in shards):  # a shard's error stands
         out.status = STATUS_ERROR
-    out.controls = [_merge_control([c.controls[i] for c in shards])
-                    for i in range(len(first.controls))]
     return out
 
 

@@ -51,6 +51,8 @@ MAX_SEEDS = 1_000_000
 MAX_POINTS = 1_000_000  # a grid larger than this is a typo more likely than a plan
 PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+# a run-time oracle of a point failed: a bug of recmem, not a finding about V (issue 19)
+EXIT_INCONSISTENT = 3
 # the width of the results table's console when stdout is not a terminal
 TABLE_WIDTH = 160
 
@@ -73,10 +75,19 @@ skips the stored points, so an interrupted or killed sweep resumes where it stop
 recomputes). --csv, --json and --plot are written from the store, so on a finished sweep they
 only redraw.
 
+Run-time checks: every certified bracket is compared with numpy's float64 value where float64
+resolves κ (δ = 16·N·κ·u < 1/2; the bracket widened by 2δ must contain it), and with the second
+route (dense ↔ structured brackets must overlap) at every point with --check, by default only at
+N ≤ 16 (κ₂, σ) or N ≤ 64 (κ₁, κ_∞, κ_F); --no-check skips the second route. A disagreement, or a
+certified routine failing its self-test on a matrix known exactly, is an internal inconsistency:
+the point is marked INCONSISTENT (table, CSV, JSON: inconsistent = true), never certified.
+
 Exit status: 0 every point done, certified to --digits, no overlay bound violated; 1 a bound
 violated (VIOLATED, printed loudly), a point not certified to --digits, or a point without a
 result (refused by the engine or failed); 2 bad usage (one line, before any work; also when the
-engine refuses every point of the sweep); 130 interrupted (the finished points are kept)."""
+engine refuses every point of the sweep); 3 an internal inconsistency at some point (INCONSISTENT:
+a bug of recmem, please report it; it takes precedence over 1); 130 interrupted (the finished
+points are kept)."""
 
 
 class ConditionUsageError(ValueError):
@@ -207,6 +218,11 @@ def add_parser(sub: Any) -> None:
                    help="auto (structured O(N²) route for square V, default), dense (O(N³) "
                         "cross-check, small N), float64 or numpy (numpy only: values, never "
                         "certified)")
+    p.add_argument("--check", action=argparse.BooleanOptionalAction, default=None,
+                   help="run the second route (dense for the structured one, and back) at every "
+                        "point and require the brackets to overlap; --no-check: never (default: "
+                        "only at N ≤ 16 for κ₂ and σ, N ≤ 64 for κ₁, κ_∞, κ_F). A disagreement "
+                        "exits 3")
     p.add_argument("--jobs", type=jobs, default=1, metavar="J",
                    help="points computed at once in J local worker processes, or auto (one per "
                         "CPU) (default 1: in this process)")
@@ -272,7 +288,7 @@ def plan(args: argparse.Namespace) -> Sweep:
                 "pairing": "N×N" if args.cols is None else "rows × cols",
                 "precision": list(args.precision), "norm": args.norm, "quantity": args.quantity,
                 "digits": args.digits, "seeds": args.seeds, "backend": args.backend,
-                "points": len(keys)}
+                "check": getattr(args, "check", None), "points": len(keys)}
     return Sweep(list(keys), settings, notes)
 
 
@@ -294,8 +310,9 @@ def load_engine(name: str) -> ModuleType:
     return module
 
 
-def engine_point(module: ModuleType, key: PointKey) -> Any:
-    """The engine's ``Point`` for ``key`` (``backend`` only when the engine's point has one)."""
+def engine_point(module: ModuleType, key: PointKey, check: bool | None = None) -> Any:
+    """The engine's ``Point`` for ``key`` (``backend`` and ``check`` only when the engine's point
+    has them)."""
     import dataclasses
 
     kwargs: dict[str, Any] = {"family": key.family, "rows": key.rows, "cols": key.cols,
@@ -306,7 +323,29 @@ def engine_point(module: ModuleType, key: PointKey) -> Any:
         kwargs["backend"] = key.backend
     elif key.backend != "auto":
         raise ConditionUsageError(f"the engine {module.__name__} has no --backend choice")
+    if "check" in names:
+        kwargs["check"] = check
+    elif check is not None:
+        raise ConditionUsageError(f"the engine {module.__name__} has no --check choice")
     return module.Point(**kwargs)
+
+
+def has_checks(module: ModuleType) -> bool:
+    """Whether the engine runs the run-time cross-checks (its ``Point`` has ``check``)."""
+    import dataclasses
+
+    return "check" in {f.name for f in dataclasses.fields(module.Point)}
+
+
+def stale(row: dict[str, Any], check: bool | None, checks: bool) -> bool:
+    """Whether a stored row must be computed again: it is marked inconsistent (a bug since
+    fixed, or not: the next run says), or the engine runs cross-checks (``checks``) and the row
+    predates them, or ``--check`` asks for the second route that the row skipped."""
+    if row.get("inconsistent"):
+        return True
+    if not checks or row.get("quantity") in ("reconstruct", "timestamp"):
+        return False
+    return "inconsistent" not in row or (check is True and row.get("route_check") == "not run")
 
 
 @dataclass(frozen=True)
@@ -316,17 +355,21 @@ class PointTask:
     ValueError, error with ``message`` and ``traceback``). Picklable: the engine travels by name."""
 
     engine: str
+    check: bool | None = None
 
     def __call__(self, key: PointKey) -> dict[str, Any]:
+        from recmem.numerics.certified_oracles import InternalInconsistency
+
         started = time.perf_counter()
         try:
             module = importlib.import_module(self.engine)
-            row = module.compute(engine_point(module, key))
+            row = module.compute(engine_point(module, key, self.check))
         except ValueError as exc:
             return {"status": "refused", "message": _one_line(exc)}
         except Exception as exc:  # an engine bug or a resource limit: reported, the sweep goes on
             return {"status": "error", "message": f"{type(exc).__name__}: {_one_line(exc)}",
                     "traceback": traceback.format_exc(),
+                    "inconsistent": isinstance(exc, InternalInconsistency),
                     "seconds": time.perf_counter() - started}
         return {"status": "ok", "row": row}
 
@@ -435,10 +478,18 @@ def bracket(row: dict[str, Any], digits: int, prefix: str = "") -> str:
 def uncertified(key: PointKey, row: dict[str, Any]) -> bool:
     """Whether a point misses its requested digits: the engine's ``certified`` is false (it
     compares the digits it certified with the point's ``digits``). float64 points certify
-    nothing by design and are never counted."""
-    if key.backend == "float64":
+    nothing by design and are never counted; an inconsistent point is counted as such
+    (:func:`inconsistent`), not here."""
+    if key.backend == "float64" or inconsistent(row):
         return False
     return not row.get("certified")
+
+
+def inconsistent(row: dict[str, Any]) -> bool:
+    """Whether a run-time oracle of the point failed (the engine's ``inconsistent``): its
+    bracket disagrees with float64 where float64 resolves κ, or with the second route, or a
+    certified routine failed its self-test. Never certified; exit status 3."""
+    return bool(row.get("inconsistent"))
 
 
 def violations(row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -482,7 +533,9 @@ def _table(keys: list[PointKey], rows: dict[PointKey, dict[str, Any]], random: d
             cells.append([escape(key.family), str(key.rows), str(key.cols), seed, "",
                           "[dim]no result[/]", "", "", "", ""] + ["" for _ in sigmas])
             continue
-        if key.backend == "float64":
+        if inconsistent(row):
+            cert = "[bold red]INCONSISTENT[/]"
+        elif key.backend == "float64":
             cert = "[dim]float64 only[/]"
         elif uncertified(key, row):
             cert = "[bold yellow]NO[/]"
@@ -517,7 +570,8 @@ def _point_line(done: int, total: int, key: PointKey, outcome: dict[str, Any], r
     if outcome["status"] == "error":
         return head + f"failed: {outcome['message']}"
     row = outcome["row"]
-    cert = ("float64 only" if key.backend == "float64" else
+    cert = ("INCONSISTENT: " + str(row.get("inconsistency")) if inconsistent(row) else
+            "float64 only" if key.backend == "float64" else
             "certified" if not uncertified(key, row) else
             f"NOT certified to {key.digits} digits ({_or_dash(row.get('digits_certified'))})")
     bits = row.get("precision_used")
@@ -547,7 +601,7 @@ def run(args: argparse.Namespace) -> int:
     check_executor(args.jobs, args.cluster)
     sweep = plan(args)
     engine = load_engine(engine_name())
-    refused = _validate(engine, sweep.keys)
+    refused = _validate(engine, sweep.keys, args.check)
     if refused and len(refused) == len(sweep.keys):
         raise ConditionUsageError(_refusal_summary(refused, len(sweep.keys)))
     fresh = not (args.out / STORE_NAME).exists()
@@ -559,7 +613,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with store:
             try:
-                return _sweep(args, sweep, store, engine.__name__, refused)
+                return _sweep(args, sweep, store, engine, refused)
             except ConditionUsageError:
                 unused = fresh and not store.sweeps()
                 raise
@@ -577,12 +631,13 @@ def _remove_store(folder: Path) -> None:
         folder.rmdir()
 
 
-def _validate(engine: ModuleType, keys: list[PointKey]) -> dict[PointKey, str]:
+def _validate(engine: ModuleType, keys: list[PointKey],
+              check: bool | None = None) -> dict[PointKey, str]:
     """The points the engine refuses up front (its ``validate``, when it has one), with why."""
     validate = getattr(engine, "validate", None)
     refused: dict[PointKey, str] = {}
     for key in keys:
-        point = engine_point(engine, key)
+        point = engine_point(engine, key, check)
         if validate is None:
             continue
         try:
@@ -600,13 +655,17 @@ def _refusal_summary(refused: dict[PointKey, str], total: int) -> str:
     return f"the engine refuses {scope} of the sweep: {reason}{more}"
 
 
-def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, engine: str,
+def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, module: ModuleType,
            refused: dict[PointKey, str]) -> int:
     from recmem.checks import interrupt
     random = {f.spec: bool(f.random) for f in args.nodes}
     total = len(sweep.keys)
     runnable = [k for k in sweep.keys if k not in refused]
     stored = set() if args.redo else store.stored_keys() & set(runnable)
+    # stored rows marked inconsistent, or without the run-time checks this run asks for, run again
+    checks = has_checks(module)
+    again = {k for k, row in store.get(stored).items() if stale(row, args.check, checks)}
+    stored -= again
     todo = [k for k in runnable if k not in stored]
     outcomes = _Outcomes(refused=dict(refused))
     sym = symbol(args.quantity, args.norm)
@@ -628,13 +687,18 @@ def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, engine: str,
                                      + "\n")
                 elif args.redo and todo:
                     sys.stderr.write(f"--redo: recomputing all {len(todo)} points\n")
+                if again:
+                    sys.stderr.write(f"{len(again)} stored point(s) marked inconsistent or "
+                                     "without the run-time checks asked for: computing them "
+                                     "again\n")
             if refused:
                 sys.stderr.write(f"recmem: warning: {_refusal_summary(refused, total)}; running "
                                  "the others\n")
             sweep_id = store.begin_sweep(sweep.settings, _command_line(sweep.settings))
             progress = stack.enter_context(progress_bar(live))
             task = progress.add_task(sym, total=len(todo))
-            results = executor.map_unordered(PointTask(engine), todo) if executor else iter(())
+            results = (executor.map_unordered(PointTask(module.__name__, args.check), todo)
+                       if executor else iter(()))
             for index, result in results:
                 key = todo[index]
                 done += 1
@@ -694,6 +758,8 @@ def _command_line(settings: dict[str, Any]) -> list[str]:
              "--norm", settings["norm"], "--quantity", settings["quantity"],
              "--digits", str(settings["digits"]), "--seeds", str(settings["seeds"]),
              "--backend", settings["backend"]]
+    if settings.get("check") is not None:
+        argv.append("--check" if settings["check"] else "--no-check")
     return argv
 
 
@@ -717,7 +783,10 @@ def _finish(args: argparse.Namespace, sweep: Sweep, rows: dict[PointKey, dict[st
     # never cut a cell: on a terminal narrower than the table's minimum, the terminal wraps lines
     con.width = max(con.width, Measurement.get(con, con.options.update_width(10**5), table).minimum)
     con.print(table)
-    n_ok = sum(1 for k in keys if k in rows and not uncertified(k, rows[k]))
+    n_ok = sum(1 for k in keys if k in rows and not uncertified(k, rows[k])
+               and not inconsistent(rows[k]))
+    bugs = [k for k in keys if k in rows and inconsistent(rows[k])]
+    bugs += [k for k, o in outcomes.failed.items() if o.get("inconsistent") and k not in rows]
     violated = [(k, o) for k in keys if k in rows for o in violations(rows[k])]
     not_cert = [k for k in keys if k in rows and uncertified(k, rows[k])]
     missing = [k for k in keys if k not in rows]
@@ -725,7 +794,15 @@ def _finish(args: argparse.Namespace, sweep: Sweep, rows: dict[PointKey, dict[st
                  f"{n_ok} certified to {args.digits} digits")
     con.print(f"{len(rows)} of {len(keys)} points done, {certified}"
               + (f", {len(violated)} bound(s) VIOLATED" if violated else "")
+              + (f", {len(bugs)} INCONSISTENT" if bugs else "")
               + f" (store: {escape(str(args.out))})")
+    for key in bugs:
+        why = (rows[key].get("inconsistency") if key in rows
+               else outcomes.failed[key].get("message"))
+        con.print(f"[bold red]INCONSISTENT[/]: {escape(where(key, random.get(key.family)))}: "
+                  f"{escape(str(why))} — an internal inconsistency of recmem (a bug, not a fact "
+                  "about V: please report it); the point is not certified and is computed again "
+                  "by the next run")
     for key, o in violated:
         row = rows[key]
         rel = "≤" if o.get("side") == "upper" else "≥"
@@ -761,6 +838,8 @@ def _finish(args: argparse.Namespace, sweep: Sweep, rows: dict[PointKey, dict[st
     exported = _export(args, sweep, keys, rows, complete=complete and not missing)
     if not complete:
         return EXIT_INTERRUPTED
+    if bugs:
+        return EXIT_INCONSISTENT
     return EXIT_NOT_OK if violated or not_cert or missing or not exported else EXIT_OK
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from typing import Any
 
 from recmem.checks.argtypes import finite, int_between, output_path, seed
@@ -20,9 +21,18 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
         "fuzz", help="search claims' domains for shrunk, certified counterexamples",
         description="Search each selected claim's stated domain with Hypothesis for an instance "
                     "where the statement fails, judged exactly or with certified arithmetic, "
-                    "and shrink it to a minimal one. Counterexamples are stored under "
-                    "$RECMEM_HOME/fuzz-examples and replayed first on the next run. Exit status "
-                    "1 when a counterexample is found, 0 when none is, 2 for bad usage, 130 when "
+                    "and shrink it to a minimal one. Every counterexample is judged again and "
+                    "counts only if it is refuted again (one that is not is listed as not "
+                    "reproduced; status 'error' where the judge contradicted itself). "
+                    "Counterexamples are stored under $RECMEM_HOME/fuzz-examples and replayed "
+                    "first on the next run. Exit status 0 when every claim survived (or has no "
+                    "searchable domain); 1 when a claim is refuted or failed (a "
+                    "counterexample), 'error' (an exception or an internal inconsistency), "
+                    "'undecided' (no instance decided), or, with "
+                    "--controls, 'survived, controls not told apart' (a negative control was "
+                    "not refuted within the budget, so the search cannot tell the claim from a "
+                    "nearby false statement: its survival says nothing, as such a control makes "
+                    "a claim INCONCLUSIVE in `recmem verify`); 2 for bad usage; 130 when "
                     "interrupted (finished claims are kept).")
     f.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
                    help="claims to fuzz (default: every claim, or every claim of --paper)")
@@ -55,7 +65,9 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
                    help="only judge the counterexamples stored by earlier campaigns")
     f.add_argument("--controls", action="store_true",
                    help="also fuzz each claim's negative controls (nearby false statements) and "
-                        "report the examples to each one's first counterexample")
+                        "report the examples to each one's first counterexample; a control not "
+                        "refuted within the budget makes a surviving claim 'survived, controls "
+                        "not told apart' (exit status 1)")
     where = f.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=jobs_type, default=1, metavar="J",
                        help="fuzz J claims at once on local processes, or 'auto' (one per CPU; "
@@ -92,8 +104,6 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
     from recmem.checks import registry
     from recmem.checks.campaign import (
         STATUS_ERROR,
-        STATUS_FAILED,
-        STATUS_REFUTED,
         ClaimCampaign,
         FuzzJob,
         fuzz_claim,
@@ -174,8 +184,17 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
         return EXIT_INTERRUPTED
     write_json(True)
     _print(results)
-    bad = any(c.status in (STATUS_REFUTED, STATUS_FAILED, STATUS_ERROR) for c in results.values())
-    return EXIT_NOT_OK if bad else EXIT_OK
+    return exit_status(list(results.values()))
+
+
+def exit_status(campaigns: list[Any]) -> int:
+    """0 when every finished campaign survived (or had nothing to search), 1 otherwise: a
+    counterexample (refuted, failed), an error or internal inconsistency, nothing decided, or a
+    control not told apart (the survival then says nothing, rule R6 of checks/verdict.py)."""
+    from recmem.checks.campaign import STATUS_NO_STRATEGY, STATUS_SURVIVED
+
+    fine = (STATUS_SURVIVED, STATUS_NO_STRATEGY)
+    return EXIT_OK if all(c.status in fine for c in campaigns) else EXIT_NOT_OK
 
 
 def _line(camp: Any, done: int, total: int) -> str:
@@ -194,7 +213,7 @@ def _print(results: dict[int, Any]) -> None:
     con = Console(highlight=False)
     table = Table(title="recmem fuzz")
     table.add_column("claim", no_wrap=True)
-    table.add_column("status", no_wrap=True)
+    table.add_column("status", overflow="fold")  # never cropped: it decides the exit status
     camps = [results[i] for i in sorted(results)]
     screened = any(c.screen for c in camps)
     ratios = any(c.max_ratio is not None for c in camps)
@@ -222,8 +241,19 @@ def _print(results: dict[int, Any]) -> None:
                       f"{escape(str(cx['certified_by']))}):")
             con.print("    " + escape(cx["instance"]), soft_wrap=True)
         if c.dissolved:
-            what = (f"candidates of the {c.screen} screen that the exact judge cleared"
-                    if c.screen else "candidates that did not survive being judged again")
-            con.print(f"{c.id}: dissolved: {c.dissolved} ({what})")
+            con.print(f"{c.id}: dissolved: {c.dissolved} (candidates of the {c.screen} screen "
+                      "that the exact judge cleared)")
+        for ctl in c.controls_missed:
+            con.print(f"[yellow]{c.id}[/]: control “{escape(ctl['change'])}” not refuted in "
+                      f"{ctl['examples']} examples ({ctl['undecided']} undecided): the campaign "
+                      "cannot tell the claim from this nearby false statement")
+        for x in c.not_reproduced:
+            con.print(f"[red]{c.id}[/] counterexample not reproduced ({escape(x['found_by'])}; "
+                      f"judged again: {escape(x['judged_again'])}"
+                      f"{', an internal inconsistency' if x['inconsistent'] else ''}):")
+            con.print("    " + escape(str(x["instance"])), soft_wrap=True)
         if c.note:
             con.print(f"{c.id}: {escape(c.note)}")
+    counts = Counter(results[i].status for i in sorted(results))
+    if counts:
+        con.print("Summary: " + ", ".join(f"{n} {status}" for status, n in counts.items()))

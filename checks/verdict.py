@@ -58,9 +58,11 @@ _MEANINGS = {
     "exceeds what the working precision resolves (rerun with the precision named in the "
     "evidence), or a deciding statistical test lacks the power to tell",
     Verdict.FAILED: "a check disagreed with the claim without a certified counterexample (a float "
-    "residual beyond its condition-scaled tolerance, or a statistical test rejecting at its "
-    "declared level): read the evidence",
-    Verdict.ERROR: "a check raised an exception; read the evidence's message",
+    "residual beyond its condition-scaled tolerance, a statistical test rejecting at its "
+    "declared level, or a step of a symbolic derivation that SymPy decided false): read the "
+    "evidence",
+    Verdict.ERROR: "a check raised an exception, or recmem's own machinery failed a sanity "
+    "check (a bug of recmem, not a finding about the paper); read the evidence's message",
     Verdict.SKIPPED: "no selected arithmetic could run this claim here",
 }
 
@@ -70,7 +72,7 @@ class Evidence:
     """What one check did and found. Numbers are kept as short strings to survive JSON exactly."""
 
     check: str
-    kind: str  # symbolic | numeric | statistical | search
+    kind: str  # symbolic | exact | numeric | statistical | search | harness (see HARNESS)
     backend: str
     outcome: Outcome
     precision_bits: int | None = None
@@ -99,11 +101,13 @@ class Evidence:
 # Written once, here; the README's "What a verdict means" states the same rules in words.
 #
 #   R1  a certified counterexample (any REFUTE) ............................ REFUTED
-#   R2  otherwise an uncertified disagreement (any FAIL) ..................... FAILED
-#   R3  otherwise an exception (any ERROR) .................................... ERROR
+#   R2  otherwise an uncertified disagreement (any FAIL; a derivation step SymPy decided
+#       false is one) ........................................................ FAILED
+#   R3  otherwise an exception or a failed harness check (any ERROR) ......... ERROR
 #   R4  a study (``decided_by``): no deciding check ran → SKIPPED; one deciding check
 #       INCONCLUSIVE → INCONCLUSIVE
-#   R5  no check passed: INCONCLUSIVE if one was inconclusive, else SKIPPED
+#   R5  no check passed (harness checks do not count): INCONCLUSIVE if one was inconclusive,
+#       else SKIPPED
 #   R6  a negative control that the checks did not tell apart from the statement (its verdict
 #       is neither REFUTED nor FAILED), or a claim with no control at all → INCONCLUSIVE
 #   R7  a general symbolic proof passed → VERIFIED; otherwise → CORROBORATED
@@ -118,6 +122,12 @@ class Evidence:
 #       unchanged concerns another part of the statement; C1 covers it.)
 
 TOLD_APART = frozenset({Verdict.REFUTED, Verdict.FAILED})
+
+# Evidence of this kind checks recmem's own machinery (a simulator realises the kernel it is
+# given, …), not the statement: its PASS is never evidence for the claim (R5, R7 ignore it, and
+# rule C leaves it alone, for it reads nothing of the statement); its failure is ERROR (a bug of
+# recmem, rule R3), never a refutation or failure of the paper.
+HARNESS = "harness"
 
 
 @dataclass
@@ -173,7 +183,7 @@ def apply_controls(evidence: Iterable[Evidence], controls: Iterable[ControlRun])
         told = {e.backend for e in run.evidence if e.outcome in (Outcome.REFUTE, Outcome.FAIL)}
         counterpart = _keyed(run.evidence)
         for i, e in enumerate(out):
-            if e.outcome is not Outcome.PASS:
+            if e.outcome is not Outcome.PASS or e.kind == HARNESS:
                 continue
             note = None
             if e.backend not in told:  # C1
@@ -215,9 +225,10 @@ def _combine(ev: list[Evidence], decided_by: Iterable[str] | None) -> Verdict:
             return Verdict.SKIPPED
         if any(e.outcome is Outcome.INCONCLUSIVE for e in deciding):
             return Verdict.INCONCLUSIVE
-    passed = [e for e in ev if e.outcome is Outcome.PASS]
+    passed = [e for e in ev if e.outcome is Outcome.PASS and e.kind != HARNESS]
     if not passed:
-        return Verdict.INCONCLUSIVE if Outcome.INCONCLUSIVE in outcomes else Verdict.SKIPPED
+        return Verdict.INCONCLUSIVE if any(e.outcome is Outcome.INCONCLUSIVE and e.kind != HARNESS
+                                           for e in ev) else Verdict.SKIPPED
     if any(e.kind == "symbolic" for e in passed):
         return Verdict.VERIFIED
     return Verdict.CORROBORATED
@@ -251,14 +262,70 @@ def decide(evidence: Iterable[Evidence], decided_by: Iterable[str] | None = None
 
 def from_proof(proof: Proof, seconds: float, check: str = "symbolic") -> Evidence:
     """Evidence from a symbolic derivation: proved → PASS (kind ``symbolic`` for a general proof,
-    ``exact`` for exact instances only), disproved → REFUTE with its counterexample, undecided →
-    INCONCLUSIVE."""
+    ``exact`` for exact instances only), disproved → REFUTE with its counterexample, a step of the
+    derivation that SymPy decided false → FAIL (a failed derivation: the step and the value it
+    computed are in the message; no counterexample to the statement), undecided → INCONCLUSIVE."""
+    if proof.failed_step is not None:
+        step = proof.failed_step
+        return Evidence(check=check, kind="symbolic", backend="sympy", outcome=Outcome.FAIL,
+                        scope=proof.scope, seconds=seconds,
+                        message=(f"failed derivation: SymPy decided step “{step['step']}” false "
+                                 f"({step['value']}) — {proof.method}"),
+                        data={**{k: str(v) for k, v in proof.details.items()},
+                              "failed step": str(step)})
     outcome = {True: Outcome.PASS, False: Outcome.REFUTE, None: Outcome.INCONCLUSIVE}[proof.holds]
     kind = "symbolic" if proof.general or proof.holds is not True else "exact"
     return Evidence(check=check, kind=kind, backend="sympy", outcome=outcome,
                     scope=proof.scope, message=proof.method, seconds=seconds,
                     counterexample=proof.counterexample,
                     certified_by="exact symbolic computation" if proof.holds is False else None,
+                    data={k: str(v) for k, v in proof.details.items()})
+
+
+INTERNAL = "internal inconsistency: "
+DESCRIPTIVE = "descriptive, decides nothing: "
+
+
+def consistency(ok: bool, message: str) -> tuple[Outcome, str]:
+    """The outcome and message of a check of recmem's own machinery (a sampler's ball membership,
+    two routes to one statement-independent value, an invariant of the estimator): PASS, or ERROR
+    with the message marked as an internal inconsistency — a bug of recmem, never a finding about
+    the paper (CLAIMS.md: REFUTE and FAIL are reserved for disagreements with the statement)."""
+    return (Outcome.PASS, message) if ok else (Outcome.ERROR, INTERNAL + message)
+
+
+def harness(check: str, backend: str, ok: bool, message: str, **kw: Any) -> Evidence:
+    """Evidence of a check of recmem's own machinery (:func:`consistency`), of kind
+    :data:`HARNESS`: its PASS is no evidence for the statement (rules R5,
+    R7 and C ignore it), its failure is ERROR (rule R3)."""
+    outcome, text = consistency(ok, message)
+    return Evidence(check=check, kind=HARNESS, backend=backend, outcome=outcome, message=text,
+                    **kw)
+
+
+def descriptive(check: str, backend: str, message: str, **kw: Any) -> Evidence:
+    """A descriptive table (E_m(β) per width and β, ...) kept in the report but out of the verdict:
+    outcome SKIPPED, which no verdict rule counts as a pass (checks.verdict: R4, R5 and rule C read
+    PASS, FAIL, REFUTE, INCONCLUSIVE and ERROR only), so a table that checks nothing cannot lift a
+    claim to CORROBORATED; its message says so."""
+    return Evidence(check=check, kind="numeric", backend=backend, outcome=Outcome.SKIPPED,
+                    message=DESCRIPTIVE + message, **kw)
+
+
+def from_harness_proof(proof: Proof, seconds: float, check: str) -> Evidence:
+    """Evidence from a symbolic check of recmem's own machinery (kind :data:`HARNESS`): proved →
+    PASS (which says nothing about the statement), disproved → ERROR (a bug of recmem: the message
+    shows what SymPy found), undecided or a failed derivation → INCONCLUSIVE (the harness is
+    unchecked; the claim's verdict does not rest on it)."""
+    if proof.holds is False:
+        outcome, message = Outcome.ERROR, (f"bug of recmem, not a refutation of the paper: "
+                                           f"{proof.method}: {proof.counterexample}")
+    elif proof.holds is True:
+        outcome, message = Outcome.PASS, proof.method
+    else:
+        outcome, message = Outcome.INCONCLUSIVE, f"harness not confirmed: {proof.method}"
+    return Evidence(check=check, kind=HARNESS, backend="sympy", outcome=outcome,
+                    scope=proof.scope, message=message, seconds=seconds,
                     data={k: str(v) for k, v in proof.details.items()})
 
 

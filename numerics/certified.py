@@ -18,6 +18,7 @@ certified infinite κ, never as the ratio of the min(rows, columns) nonzero sing
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,6 +45,12 @@ class KappaBracket:
     hi: mpmath.mpf
     bits: int
     certified: bool
+
+    def __post_init__(self) -> None:
+        # run-time oracle: a bracket of κ₂ ≥ 1 (InternalInconsistency otherwise, a bug of recmem)
+        from recmem.numerics.certified_oracles import check_interval
+
+        check_interval(self.lo, self.hi, "κ₂ bracket", floor=1)
 
     @property
     def value(self) -> mpmath.mpf:
@@ -118,6 +125,14 @@ class SigmaBracket:
     bits: int
     certified: bool  # σ_min's ball excluded 0, or σ_min = 0 exactly (wide matrix)
 
+    def __post_init__(self) -> None:
+        # run-time oracle: three brackets of non-negative numbers (their agreement with each
+        # other needs the shape: certified_oracles.check_sigma, called by sigma_bracket)
+        from recmem.numerics.certified_oracles import check_interval
+
+        for name, (lo, hi) in (("smax", self.smax), ("smin", self.smin), ("fro", self.fro)):
+            check_interval(lo, hi, f"{name} bracket")
+
     @property
     def rank_deficient(self) -> bool:
         """Whether σ_min = 0 is certified (a wide matrix)."""
@@ -130,14 +145,93 @@ class SigmaBracket:
         if self.rank_deficient:
             return KappaBracket(mpmath.inf, mpmath.inf, self.bits, True)
         if not self.certified:
-            lo = self.smax[0] / self.smin[1] if self.smin[1] > 0 else mpmath.mpf(1)
+            lo = _div(self.smax[0], self.smin[1], up=False) if self.smin[1] > 0 else mpmath.mpf(1)
             return KappaBracket(max(lo, mpmath.mpf(1)), mpmath.inf, self.bits, False)
-        return KappaBracket(self.smax[0] / self.smin[1], self.smax[1] / self.smin[0], self.bits,
-                            True)
+        # directed rounding: a quotient rounded to nearest could move an end inwards
+        return KappaBracket(_div(self.smax[0], self.smin[1], up=False),
+                            _div(self.smax[1], self.smin[0], up=True), self.bits, True)
 
     def fro_over_smin(self) -> mpmath.mpf:
         """‖A‖_F/σ_min (upper end): the conditioning of entrywise rounding errors, ≤ √rank·κ₂."""
-        return self.fro[1] / self.smin[0] if self.certified and self.smin[0] > 0 else mpmath.inf
+        return (_div(self.fro[1], self.smin[0], up=True) if self.certified and self.smin[0] > 0
+                else mpmath.inf)
+
+
+def eigenvalue_balls(g: Any) -> Any:
+    """flint's certified eigenvalue enclosures of the ``acb_mat`` ``g`` (Rump's method,
+    ``multiple=True``); ValueError when they cannot be isolated. One function, so that the tests
+    can force the fallbacks that follow a failure (Gershgorin brackets)."""
+    return g.eig(multiple=True)
+
+
+def _div(a: Any, b: Any, *, up: bool) -> Any:
+    """a/b for positive finite mpmath numbers, rounded down (or ``up``) at their precision."""
+    from mpmath.libmp import mpf_div, round_ceiling, round_floor
+
+    ctx = a.context if a.context.prec >= b.context.prec else b.context
+    return ctx.make_mpf(mpf_div(a._mpf_, b._mpf_, ctx.prec, round_ceiling if up else round_floor))
+
+
+def enclose(f: Callable[..., Any], *args: Any, bits: int) -> tuple[Any, Any]:
+    """Outward-rounded ends (lo, hi) of f(*args): the one way to compute with certified bracket
+    ends (round-to-nearest arithmetic on an end could move it inwards, and a bracket too tight
+    turns INCONCLUSIVE into PASS).
+
+    ``f`` runs in mpmath interval arithmetic (every operation rounds its lower end down and its
+    upper end up) at ``bits`` + 64 bits; it gets one interval per argument and may use +, −, ·, /,
+    integer powers and ``x.ctx.sqrt(x)``. Each argument — an mpmath number of any context, an
+    int or a Fraction (also inside ``f``) — is enclosed outwards, exactly where representable.
+    The ends come back as exact mpmath numbers of a private context of that precision (never the
+    global one, which rounds to 53 bits). Used for the ends of a formula monotone in its
+    arguments: evaluate it at the lower ends and keep ``lo``, at the upper ends and keep ``hi``.
+    """
+    ctx = _interval_context(max(bits, 53) + 64)
+    out = ctx.convert(f(*(ctx.convert(a) for a in args)))
+    lo, hi = out._mpi_
+    mp = _real_context(ctx.prec)
+    return mp.make_mpf(lo), mp.make_mpf(hi)
+
+
+@functools.lru_cache(maxsize=32)
+def _interval_context(prec: int) -> _IntervalContext:
+    """One interval context per precision (making one costs ~1 ms; its precision never changes)."""
+    ctx = _IntervalContext()
+    ctx.prec = prec
+    return ctx
+
+
+@functools.lru_cache(maxsize=32)
+def _real_context(prec: int) -> Any:
+    """One private mpmath context per precision for :func:`enclose`'s ends (never changed)."""
+    ctx = mpmath.MPContext()
+    ctx.prec = prec
+    return ctx
+
+
+class _IntervalContext(mpmath.ctx_iv.MPIntervalContext):
+    """mpmath's interval context, which also encloses a Fraction (its ends rounded outwards).
+    mpmath numbers of any context are taken exactly (their ``_mpf_``), ints and floats outwards."""
+
+    def convert(self, x: Any) -> Any:
+        if isinstance(x, Fraction):
+            from mpmath.libmp import from_rational, round_ceiling, round_floor
+
+            p, q = x.numerator, x.denominator
+            return self.make_mpf((from_rational(p, q, self.prec, round_floor),
+                                  from_rational(p, q, self.prec, round_ceiling)))
+        return super().convert(x)
+
+
+def _checked(sb: SigmaBracket, shape: tuple[int, int], path: str | None) -> SigmaBracket:
+    """``sb`` after its run-time oracles (``numerics.certified_oracles``): its brackets agree with
+    each other, and the code path that made it (``path``, None for "no bracket") brackets a
+    matrix known exactly at the same precision. InternalInconsistency otherwise."""
+    from recmem.numerics import certified_oracles as oracles
+
+    oracles.check_sigma(sb, min(shape))
+    if path is not None:
+        oracles.sentinel(path, sb.bits)
+    return sb
 
 
 def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
@@ -168,9 +262,11 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
     if first.nrows() < 1 or first.ncols() < 1:
         raise DomainError(f"sigma_bracket needs a nonempty matrix, got {first.nrows()}×"
                           f"{first.ncols()}")
+    shape = (first.nrows(), first.ncols())
     if first.nrows() < first.ncols():
-        return _wide(first, start_bits)
+        return _checked(_wide(first, start_bits), shape, "wide")
     bits = start_bits
+    path = "gram-eig"
     while True:
         try:
             with flint.ctx.workprec(bits):
@@ -178,7 +274,8 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
                 g = g.conjugate().transpose() * g
                 trace = sum((g[i, i].real for i in range(g.nrows())), flint.arb(0))
                 try:
-                    eigs = [e.real for e in g.eig(multiple=True)]
+                    eigs = [e.real for e in eigenvalue_balls(g)]
+                    path = "gram-eig"
                 except ValueError:
                     # Exactly repeated eigenvalues defeat the enclosures at every precision:
                     # Gershgorin brackets of the two extremes instead. Its mpmath eigenvectors
@@ -188,6 +285,7 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
                         raise
                     eigs = [_hull(*symmetric_extreme(g, bits, largest))
                             for largest in (False, True)]
+                    path = "gram-gershgorin"
         except (ValueError, ZeroDivisionError):
             eigs = []
         last = 2 * bits > max_bits
@@ -202,7 +300,7 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
 
             if not eigs:
                 z = (mpmath.mpf(0), mpmath.inf)
-                return SigmaBracket(z, z, z, bits, False)
+                return _checked(SigmaBracket(z, z, z, bits, False), shape, None)
             balls = [ends(e) for e in eigs]
             sq = lambda v, c=ctx: (c.sqrt(v[0]), c.sqrt(v[1]))  # noqa: E731
             smax = sq((max(b[0] for b in balls), max(b[1] for b in balls)))
@@ -210,14 +308,20 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
             certified = all(
                 arb_to_mpf(e.mid(), ctx) - arb_to_mpf(e.rad(), ctx) > 0 for e in eigs)
             if certified or last:
-                return SigmaBracket(smax, smin, sq(ends(trace)), bits, certified)
+                return _checked(SigmaBracket(smax, smin, sq(ends(trace)), bits, certified), shape,
+                                path)
         bits *= 2
 
 
 def mpf_to_fraction(x: Any) -> Fraction:
     """A finite mpmath number as the exact rational it is (sign included: mpmath's ``man_exp``
-    drops the sign, so the raw ``_mpf_`` tuple is read). ValueError for inf or nan."""
-    sign, man, exp, _ = mpmath.mpf(x)._mpf_ if not isinstance(x, mpmath.mpf) else x._mpf_
+    drops the sign, so the raw ``_mpf_`` tuple is read). ValueError for inf or nan.
+
+    A number of any mpmath context is read as it is: ``mpmath.mpf(x)`` would round an mpf of a
+    private ``MPContext`` (a different class) to the global 53 bits — to nearest, so a bracket
+    end could move inwards. Only what has no ``_mpf_`` (int, float, str) goes through it."""
+    raw = getattr(x, "_mpf_", None)
+    sign, man, exp, _ = raw if raw is not None else mpmath.mpf(x)._mpf_
     if not man and exp:  # mpmath's special values (inf, nan) have man = 0 and exp ≠ 0
         raise ValueError(f"not a finite number: {x}")
     v = Fraction(int(man)) * (Fraction(2) ** int(exp))
@@ -289,14 +393,20 @@ def symmetric_extreme(p: Any, bits: int, largest: bool) -> tuple[mpmath.mpf, mpm
     """
     import flint
 
+    from recmem.numerics import certified_oracles as oracles
+
     try:
         with flint.ctx.workprec(bits):
-            eigs = flint.acb_mat(p).eig(multiple=True)
+            eigs = eigenvalue_balls(flint.acb_mat(p))
         ends = [arb_ends(e.real, bits) for e in eigs]
         pick = max if largest else min
-        return pick(e[0] for e in ends), pick(e[1] for e in ends)
+        out, path = (pick(e[0] for e in ends), pick(e[1] for e in ends)), "symmetric-eig"
     except ValueError:
-        return _gershgorin_extreme(p, bits, largest)
+        out, path = _gershgorin_extreme(p, bits, largest), "symmetric-gershgorin"
+    # run-time oracles: a bracket, and this path brackets matrices known exactly at these bits
+    oracles.check_ordered(*out, f"λ_{'max' if largest else 'min'} bracket ({path})")
+    oracles.sentinel(path, bits)
+    return out
 
 
 def _gershgorin_extreme(p: Any, bits: int, largest: bool) -> tuple[mpmath.mpf, mpmath.mpf]:

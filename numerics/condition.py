@@ -20,6 +20,11 @@ Every row carries the float64 value (numpy) beside the certified bracket, so a r
 float64 stops meaning anything. Precision (``Point.precision`` None) escalates from a size-based
 start, doubling, until the bracket certifies ``digits`` significant digits or :data:`MAX_BITS` is
 reached; the row states the bits that did it. Certified digits are ⌊−log₁₀((hi − lo)/lo)⌋.
+
+Run-time oracles (issue 19; :func:`cross_checks`): every bracket is compared with the float64 value
+where float64 resolves κ (:func:`float64_agrees`) and with the second route (dense ↔ structured)
+where it runs (:func:`check_runs`); each certified routine checks itself on a matrix known exactly
+(``numerics.certified_oracles``). A failure marks the row ``inconsistent`` (never certified).
 """
 
 from __future__ import annotations
@@ -37,6 +42,16 @@ NORMS = ("2", "1", "inf", "fro")
 BACKENDS = ("auto", "dense", "float64")
 MAX_BITS = 16384  # the ceiling of automatic escalation (a stated, documented limit)
 DENSE_MAX_N = 256  # the dense route's O(N³) ball work is impractical beyond this
+# the second route runs at every point up to this N unless ``Point.check`` says otherwise
+# (benchmarks/bench_condition.py --check measures its cost; docs/CONDITION.md): the dense Gram
+# route (κ₂, σ) costs about a second at N = 16 for real nodes and 10 s at N = 32; the dense
+# inverse (κ₁, κ_∞, κ_F) well under 0.1 s at N = 32
+CHECK_AUTO_N = {"gram": 16, "inverse": 64}
+# the float64 route's κ has a relative error ≤ δ/(1 − δ), δ = FLOAT64_C·N·κ·u (a backward stable
+# SVD: |σ̂_i − σ_i| ≤ p(N)·u·σ_max, Higham §20 / LAPACK Users' Guide §4.9; LU inversion: the same
+# form with a modest growth factor); a generous constant, so that only a gross disagreement counts
+FLOAT64_C = 16
+FLOAT64_RESOLVED = Fraction(1, 2)  # δ below this: float64 resolves κ, and must agree
 FLOAT_STAGE_DIGITS = {"2": 9, "fro": 11, "1": 11, "inf": 11}  # what the float64 stage can certify
 
 
@@ -54,6 +69,9 @@ class Point:
     quantity: str
     digits: int = 3
     backend: str = "auto"
+    # the second route (dense ↔ structured) as a cross-check: True at every point, False never,
+    # None (default) when N ≤ CHECK_AUTO_N
+    check: bool | None = None
 
     def key(self) -> tuple[Any, ...]:
         """The identity of the point in a sweep store."""
@@ -77,7 +95,8 @@ def validate(point: Point) -> None:
         raise ValueError(f"digits must be between 1 and 30, got {point.digits}")
     if point.precision is not None and not 2 <= point.precision <= 65536:
         raise ValueError(f"precision must be between 2 and 65536 bits, got {point.precision}")
-    if point.norm in ("1", "inf") and point.rows != point.cols and point.quantity == "kappa":
+    if point.norm in ("1", "inf") and point.rows != point.cols and point.quantity in ("kappa",
+                                                                                     "sigma"):
         raise ValueError(f"κ in the {point.norm}-norm needs a square V (N = L); got "
                          f"{point.rows}×{point.cols} (use --norm 2 or fro)")
 
@@ -160,7 +179,6 @@ def _structured(nodes: Any, point: Point) -> _Result:
     )
 
     target = 10.0 ** -(point.digits + 1)
-    v = vandermonde_enclosure(nodes, point.cols)
     bits = point.precision or default_start_bits(point.rows)
     fixed = point.precision is not None
     while True:
@@ -176,14 +194,19 @@ def _structured(nodes: Any, point: Point) -> _Result:
         return _Result(Fraction(0), Fraction(0), bits, "structured", {},
                        note=f"nodes not separated at {bits} bits", infinite=False)
     try:
+        # powers beyond the float64 range: no bracket (they used to escape as a ValueError, so
+        # that the command reported the point as refused)
+        v = vandermonde_enclosure(nodes, point.cols)
         a = v.norm_bounds(point.norm, target=target / 2)
         b = vinv.norm_bounds(point.norm, target=target / 2)
     except FloatRangeError as exc:
         return _Result(Fraction(0), Fraction(0), bits, "structured", {}, note=str(exc))
+    _norm_oracles(a, b, point.norm, bits)
     extra: dict[str, Any] = {}
     if point.quantity == "sigma":
         smax = v.norm_bounds("2", target=target) if point.norm != "2" else a
         imax = vinv.norm_bounds("2", target=target) if point.norm != "2" else b
+        _norm_oracles(smax, imax, "2", bits)
         extra |= _bracket("sigma_max", *smax)
         if imax[0] > 0:
             extra |= _bracket("sigma_min", 1 / imax[1], 1 / imax[0])
@@ -202,6 +225,18 @@ def _structured(nodes: Any, point: Point) -> _Result:
     return _Result(a[0] * b[0], a[1] * b[1], bits, "structured", extra, note, measured=measured)
 
 
+def _norm_oracles(a: tuple[Fraction, Fraction], b: tuple[Fraction, Fraction], norm: str,
+                  bits: int) -> None:
+    """Run-time oracles of the structured route: ‖V‖ and ‖V⁻¹‖ are brackets, and the route
+    brackets the sentinel V known exactly (``numerics.certified_oracles``) in this norm at these
+    bits. InternalInconsistency otherwise."""
+    from recmem.numerics import certified_oracles as oracles
+
+    oracles.check_interval(*a, f"‖V‖_{norm} bracket")
+    oracles.check_interval(*b, f"‖V⁻¹‖_{norm} bracket")
+    oracles.sentinel(f"structured:{norm}", bits)
+
+
 def _dense(nodes: Any, point: Point) -> _Result:
     from recmem.numerics.certified import sigma_bracket, vandermonde_builder
 
@@ -213,7 +248,7 @@ def _dense(nodes: Any, point: Point) -> _Result:
         extra = _bracket("sigma_max", _q(sb.smax[0]), _q(sb.smax[1]))
         if sb.certified and sb.smin[0] > 0:
             extra |= _bracket("sigma_min", _q(sb.smin[0]), _q(sb.smin[1]))
-        if point.norm == "2" or point.quantity == "sigma":
+        if point.norm == "2":
             k = sb.kappa
             if not k.certified:
                 return _Result(_q(k.lo), Fraction(0), k.bits, "dense-gram", extra,
@@ -221,7 +256,12 @@ def _dense(nodes: Any, point: Point) -> _Result:
             kb = (_q(k.lo), _q(k.hi))
             return _Result(*kb, k.bits, "dense-gram", extra,
                            measured={"kappa2": kb, "kappa2_nonzero": kb})
-    return _dense_inverse(nodes, point, bits)
+        # σ asked in another norm: the value is κ in that norm (as on the structured route; it
+        # used to be κ₂ here, under the label of the norm asked — found by the cross-check)
+        res = dense_inverse(nodes, point, bits)
+        res.extra = extra | res.extra
+        return res
+    return dense_inverse(nodes, point, bits)
 
 
 def _q(x: Any) -> Fraction:
@@ -231,10 +271,13 @@ def _q(x: Any) -> Fraction:
     return mpf_to_fraction(x)
 
 
-def _dense_inverse(nodes: Any, point: Point, bits: int) -> _Result:
-    """κ_F, κ₁, κ_∞ of a square V from flint's certified inverse (ball sums of moduli)."""
+def dense_inverse(nodes: Any, point: Point, bits: int) -> _Result:
+    """κ_F, κ₁, κ_∞ of a square V from flint's certified inverse (ball sums of moduli), from
+    ``bits`` on (doubling unless ``point.precision`` is fixed); checked at run time against the
+    sentinel V known exactly (``numerics.certified_oracles``)."""
     import flint
 
+    from recmem.numerics import certified_oracles as oracles
     from recmem.numerics.certified import vandermonde_builder
     from recmem.numerics.flint_backend import arb_to_mpf
 
@@ -258,7 +301,10 @@ def _dense_inverse(nodes: Any, point: Point, bits: int) -> _Result:
                 mid, rad = arb_to_mpf(k.mid(), ctx), arb_to_mpf(k.rad(), ctx)
                 lo, hi = _q(mid) - _q(rad), _q(mid) + _q(rad)
                 if certified_digits(lo, hi) >= point.digits or fixed or 2 * bits > MAX_BITS:
-                    return _Result(max(lo, Fraction(0)), hi, bits, "dense-inverse", {})
+                    lo = max(lo, Fraction(0))
+                    oracles.check_interval(lo, hi, f"κ_{point.norm} bracket", floor=1)
+                    oracles.sentinel(f"dense-inverse:{point.norm}", bits)
+                    return _Result(lo, hi, bits, "dense-inverse", {})
         if fixed or 2 * bits > MAX_BITS:
             return _Result(Fraction(0), Fraction(0), bits, "dense-inverse", {},
                            note=f"the inverse is not certified at {bits} bits")
@@ -285,8 +331,10 @@ def _ball_norm(a: Any, norm: str) -> Any:
 def float64_kappa(nodes: Any, point: Point) -> float | None:
     """numpy's float64 κ of V in the point's norm (None when numpy gives inf or nan)."""
     lam = np.asarray(nodes.complex128(), dtype=complex)
-    v = np.vander(lam, point.cols)
     with np.errstate(all="ignore"):
+        v = np.vander(lam, point.cols)
+        if not np.all(np.isfinite(v)):
+            return None  # powers beyond the float64 range: numpy has no κ
         if point.rows == point.cols:
             p: Any = {"2": 2, "1": 1, "inf": np.inf, "fro": "fro"}[point.norm]
             k = float(np.linalg.cond(v, p))
@@ -326,15 +374,26 @@ def compute(point: Point) -> dict[str, Any]:
         row |= {"seconds": round(time.perf_counter() - t0, 4), "versions": _versions(),
                 "overlays": []}
         return row
-    res = _route(nodes, point)
+    from recmem.numerics.certified_oracles import InternalInconsistency
+
+    try:
+        res = _route(nodes, point)
+    except InternalInconsistency as exc:  # a run-time oracle failed: a bug of recmem, marked
+        return row | _inconsistent_row(point, str(exc), time.perf_counter() - t0)
     row |= res.extra
     if res.infinite:
         row |= {"value": "inf", "lower": "inf", "upper": "inf", "log10_value": math.inf,
                 "log10_lower": math.inf, "log10_upper": math.inf, "certified": True,
                 "digits_certified": 17}
     elif res.hi > 0:
-        lo = max(res.lo, Fraction(1))  # κ ≥ 1 in every norm considered here
-        hi = max(res.hi, lo)
+        if res.hi < 1 or res.lo > res.hi:
+            # κ ≥ 1 in every norm considered here: an upper end below 1 excludes every possible
+            # value (it used to be raised to 1 here and reported certified)
+            return row | _inconsistent_row(point, f"{res.method}: the bracket [{float(res.lo):.6g}, "
+                                           f"{float(res.hi):.6g}] of κ is not a bracket of a "
+                                           "κ ≥ 1", time.perf_counter() - t0)
+        lo = max(res.lo, Fraction(1))  # κ ≥ 1: a lower end below 1 is weak, not wrong
+        hi = res.hi
         mid = sqrt_mid(lo, hi)
         digits = certified_digits(lo, hi)
         row |= _bracket("", lo, hi) | {
@@ -347,10 +406,119 @@ def compute(point: Point) -> dict[str, Any]:
                 else None, "log10_upper": None, "certified": False, "digits_certified": 0}
     # the issue's names for the bracket of κ (kept beside lower/upper, which every quantity has)
     row["kappa_lower"], row["kappa_upper"] = row["lower"], row["upper"]
-    row |= {"precision_used": res.bits, "method": res.method, "note": res.note,
-            "seconds": round(time.perf_counter() - t0, 4), "versions": _versions()}
+    row |= {"precision_used": res.bits, "method": res.method, "note": res.note}
+    row |= cross_checks(nodes, point, res, f64)
+    if row["inconsistent"]:
+        row["certified"] = False
+    row |= {"seconds": round(time.perf_counter() - t0, 4), "versions": _versions()}
     row["overlays"] = overlay_rows(nodes, point, res)
     return row
+
+
+def _inconsistent_row(point: Point, message: str, seconds: float) -> dict[str, Any]:
+    """The row of a point whose run-time oracle failed: no value, never certified, marked."""
+    return {"value": None, "lower": None, "upper": None, "kappa_lower": None, "kappa_upper": None,
+            "log10_value": None, "log10_lower": None, "log10_upper": None, "certified": False,
+            "digits_certified": 0, "precision_used": None, "method": "—", "note": message,
+            "float64_check": "not run", "route_check": "not run", "inconsistent": True,
+            "inconsistency": message, "seconds": round(seconds, 4), "versions": _versions(),
+            "overlays": []}
+
+
+# ---- run-time cross-checks (issue 19) ---------------------------------------------------------------
+def float64_agrees(f64: float | None, lo: Fraction, hi: Fraction | None,
+                   n: int) -> tuple[str, str]:
+    """Whether numpy's float64 κ agrees with the certified bracket [lo, hi] of κ (hi None: not
+    bounded above), as (status, why): ``agrees``; ``DISAGREES`` when float64 resolves κ
+    (δ = FLOAT64_C·N·hi·u < 1/2, the float64 route's relative error being ≤ δ/(1 − δ) ≤ 2δ) and
+    its value lies outside [lo·(1 − 2δ), hi·(1 + 2δ)]; ``unresolved`` when δ ≥ 1/2 (float64 has no
+    digit of κ left: no comparison); ``none`` without a float64 value."""
+    if f64 is None or not math.isfinite(f64):
+        return "none", "numpy gave no finite κ"
+    if hi is None:
+        return "unresolved", "the certified bracket has no upper end"
+    delta = FLOAT64_C * n * hi * Fraction(1, 2**53)
+    if delta >= FLOAT64_RESOLVED:
+        return "unresolved", f"float64 resolves no digit of κ here (δ = {float(delta):.3g} ≥ 1/2)"
+    low, high = lo * (1 - 2 * delta), hi * (1 + 2 * delta)
+    if low <= Fraction(f64) <= high:
+        return "agrees", f"float64 {f64:.6g} ∈ the bracket widened by 2δ = {float(2 * delta):.3g}"
+    return "DISAGREES", (f"float64 κ = {f64:.6g} lies outside the certified bracket [{float(lo):.6g},"
+                         f" {float(hi):.6g}] widened by its error bound 2δ = {float(2 * delta):.3g} "
+                         f"(δ = {FLOAT64_C}·N·κ·u): one of the two routes is wrong")
+
+
+def _second_route(point: Point, method: str) -> str | None:
+    """The route that can cross-check ``method`` at ``point``: ``dense`` for the structured route
+    (N ≤ DENSE_MAX_N), ``auto`` (structured) for the dense route of a square V; None when there
+    is none (a tall V, float64)."""
+    if point.rows != point.cols or point.backend == "float64":
+        return None
+    if method == "structured" and point.rows <= DENSE_MAX_N:
+        return "dense"
+    if method.startswith("dense"):
+        return "auto"  # the structured route (square V, distinct nodes)
+    return None
+
+
+def check_runs(point: Point) -> bool:
+    """Whether the second route runs at ``point`` when one exists: ``Point.check``, or by default
+    N ≤ CHECK_AUTO_N (for the dense Gram route of κ₂ and σ, or the dense inverse of κ₁, κ_∞,
+    κ_F)."""
+    if point.check is not None:
+        return point.check
+    gram = point.norm == "2" or point.quantity == "sigma"
+    return point.rows <= CHECK_AUTO_N["gram" if gram else "inverse"]
+
+
+def _overlap(a: tuple[Fraction, Fraction | None], b: tuple[Fraction, Fraction | None]) -> bool:
+    """Whether two brackets (upper end None: unbounded) intersect."""
+    return (a[1] is None or b[0] <= a[1]) and (b[1] is None or a[0] <= b[1])
+
+
+def cross_checks(nodes: Any, point: Point, res: _Result, f64: float | None) -> dict[str, Any]:
+    """Run-time cross-checks of one point's certified bracket (issue 19): against numpy's float64
+    value where float64 resolves κ (:func:`float64_agrees`), and against the second route (dense
+    ↔ structured, :func:`_second_route`) where it runs (:func:`check_runs`) — brackets of one
+    number must overlap. Either disagreement is an internal inconsistency: ``inconsistent`` True
+    with the reason. ``route_check``: agrees, DISAGREES, no bracket (the second route certified
+    nothing), ERROR (its oracle failed), not run (skipped: N above the cutoff, or ``check``
+    False), none (no second route: a tall or wide V, float64, equal nodes)."""
+    out: dict[str, Any] = {"float64_check": "none", "route_check": "none",
+                           "inconsistent": False, "inconsistency": ""}
+    if point.backend == "float64" or res.infinite or res.hi <= 0:
+        return out
+    problems = []
+    status, why = float64_agrees(f64, max(res.lo, Fraction(1)), res.hi, point.rows)
+    out["float64_check"] = status
+    if status == "DISAGREES":
+        problems.append(why)
+    second = _second_route(point, res.method)
+    if second is not None and not check_runs(point):
+        out["route_check"] = "not run"
+    elif second is not None:
+        from recmem.numerics.certified_oracles import InternalInconsistency
+
+        try:
+            other = _route(nodes, Point(**{**asdict(point), "backend": second, "check": False}))
+        except InternalInconsistency as exc:
+            return out | {"route_check": "ERROR", "inconsistent": True,
+                          "inconsistency": "; ".join([*problems, f"{second} route: {exc}"])}
+        out |= {"route_check_method": other.method,
+                "route_check_lower": decimal(other.lo, up=False) if other.lo > 0 else "0",
+                "route_check_upper": decimal(other.hi, up=True) if other.hi > 0 else None}
+        if other.lo <= 0 and other.hi <= 0:
+            out["route_check"] = "no bracket"
+        elif _overlap((res.lo, res.hi), (other.lo, other.hi if other.hi > 0 else None)):
+            out["route_check"] = "agrees"
+        else:
+            out["route_check"] = "DISAGREES"
+            problems.append(f"the {res.method} bracket [{float(res.lo):.6g}, {float(res.hi):.6g}] "
+                            f"and the {other.method} bracket [{float(other.lo):.6g}, "
+                            f"{float(other.hi):.6g}] of κ do not overlap: one route is wrong")
+    if problems:
+        out |= {"inconsistent": True, "inconsistency": "; ".join(problems)}
+    return out
 
 
 def sqrt_mid(lo: Fraction, hi: Fraction) -> Fraction:
@@ -450,15 +618,29 @@ def vandermonde_sigma(nodes: Any, cols: int, *, target: float = 1e-6,
             if 2 * bits > MAX_BITS:
                 return sigma_bracket(vandermonde_builder(nodes, cols), start_bits=start_bits)
         bits *= 2
+    from recmem.numerics import certified_oracles as oracles
+
     v = vandermonde_enclosure(nodes, cols)
     smax = v.norm_bounds("2", target=target)
     imax = vinv.norm_bounds("2", target=target)
     fro = v.norm_bounds("fro")
+    _norm_oracles(smax, imax, "2", bits)
+    oracles.sentinel("structured:fro", bits)
     certified = imax[0] > 0
-    smin = (to_mpf(1 / imax[1], False), to_mpf(1 / imax[0], True)) if certified else (
-        to_mpf(Fraction(0), False), to_mpf(Fraction(0), True))
-    return SigmaBracket((to_mpf(smax[0], False), to_mpf(smax[1], True)), smin,
-                        (to_mpf(fro[0], False), to_mpf(fro[1], True)), bits, certified)
+    if not certified:  # σ_min not bounded below: (0, ∞), never a wrong value
+        smin = (to_mpf(Fraction(0), False), _mpf_inf())
+    else:
+        smin = (to_mpf(1 / imax[1], False), to_mpf(1 / imax[0], True))
+    sb = SigmaBracket((to_mpf(smax[0], False), to_mpf(smax[1], True)), smin,
+                      (to_mpf(fro[0], False), to_mpf(fro[1], True)), bits, certified)
+    oracles.check_sigma(sb, n)
+    return sb
+
+
+def _mpf_inf() -> Any:
+    import mpmath
+
+    return mpmath.inf
 
 
 def _wide_nonzero(nodes: Any, point: Point) -> tuple[dict[str, Any], str,

@@ -40,6 +40,7 @@ import numpy as np
 import torch
 
 from recmem.numerics import recurrence_kernels
+from recmem.numerics.certified_oracles import InternalInconsistency
 
 ROUTES: dict[str, tuple[str, ...]] = {
     "states": ("loop", "scan", "fused"),
@@ -757,3 +758,120 @@ def choose_route(what: str, batch: int, length: int, n: int, device: Any = "cpu"
     if inputs is not None:
         return "fft"
     return "scan" if chunked else "loop"
+
+
+# ----------------------------------------------------------------------------------------------
+# run-time oracle: two routes compared on a slice (issue 19)
+# ----------------------------------------------------------------------------------------------
+
+# The c of every route's forward-error bound c·(L + 16)·u·scale (tests/test_linear_recurrence.py
+# asserts it on every route against a 113-bit reference and measures at most 0.15·L·u·scale; the
+# 16 steps cover the FFT's O(log L) rounding at small L).
+ROUTE_C = 2.0
+_UNIT_ROUNDOFF = {torch.complex128: 2.0**-53, torch.complex64: 2.0**-24}
+
+
+@dataclass(frozen=True)
+class RouteCheck:
+    """One object of the recurrence computed by two routes, compared against the sum of both
+    routes' error bounds (ROUTE_C·(L + 16)·u·scale each, u the unit roundoff of the dtype that
+    ran, scale the magnitudes max_k Σ_n |C_n| a_{k,n}, a_k = Σ_j |λ|^{k−j}|u_j| + |λ|^k|x0|)."""
+
+    what: str
+    routes: tuple[str, str]
+    difference: float  # max |route A − route B| over the compared entries
+    bound: float  # the sum of both routes' error bounds
+    at: str  # the entry where the difference is largest
+    values: tuple[complex, complex]  # both routes' values there
+    unit_roundoff: float
+
+    @property
+    def agree(self) -> bool:
+        """Whether the routes agree within both error bounds (NaN disagrees)."""
+        return math.isfinite(self.difference) and self.difference <= self.bound
+
+    def describe(self) -> str:
+        """One line: the object, both routes, the difference against the bound, both values."""
+        a, b = (v.real if v.imag == 0 else v for v in self.values)
+        return (f"{self.what}: {self.routes[0]} vs {self.routes[1]} differ by {self.difference:.3g} "
+                f"(bound {self.bound:.3g} = 2 × {ROUTE_C:g}·(L + 16)·u·scale, u = {self.unit_roundoff:.3g}); "
+                f"at {self.at}: {a:.12g} vs {b:.12g}")
+
+    def to_dict(self) -> dict[str, Any]:
+        a, b = self.values
+        return {"what": self.what, "routes": list(self.routes), "difference": f"{self.difference:.4g}",
+                "bound": f"{self.bound:.4g}", "at": self.at, "values": [str(a), str(b)],
+                "agree": self.agree}
+
+
+class RouteDisagreement(InternalInconsistency):
+    """Two routes of the recurrence disagree beyond both error bounds: an internal inconsistency
+    of recmem (a bug in a route), never a property of the inputs."""
+
+    def __init__(self, checks: list[RouteCheck]) -> None:
+        self.checks = checks
+        super().__init__("recurrence routes disagree beyond both error bounds: "
+                         + "; ".join(c.describe() for c in checks if not c.agree))
+
+
+def _check_readout(n: int) -> torch.Tensor:
+    """The readout vector of the cross-check: unit-modulus C_n = e^{2πi·n·φ} (φ the golden ratio's
+    fractional part: phases spread over the circle, none repeating), so that no channel and no
+    conjugation error cancels out of Re(C x_k)."""
+    phi = (math.sqrt(5) - 1) / 2
+    return torch.polar(torch.ones(n, dtype=torch.float64),
+                       2 * math.pi * phi * torch.arange(n, dtype=torch.float64))
+
+
+def cross_check(lam: Any, u: Any, computed: torch.Tensor, route: str, *, b: Any = None,
+                x0: Any = None, rows: int = 1) -> list[RouteCheck]:
+    """Compare states ``computed`` (B, L, N), made by ``route`` from (lam, u, b, x0) as in
+    :func:`states`, on their first ``rows`` batch rows against two routes that share no code with
+    the step recurrences (loop, scan, fused): the readout y_k = Re(C x_k) for every k by ``fft``
+    (paper O eq. (3), with :func:`_check_readout`'s C) and the final state x_L by ``sum``
+    (O eq. (3) at k = L). Cheap (one row: O(L log L + N·L^{1/4}) beyond the magnitudes) and run
+    where a verdict rests on the states (issue 19: two routes to one object are compared).
+
+    Returns the two :class:`RouteCheck` results; the caller reports a disagreement (an ERROR of
+    recmem, :class:`RouteDisagreement`)."""
+    p = _prepare(lam, u, x0, b)
+    rows = max(1, min(rows, p.batch))
+    if not p.length or not p.batch:
+        return []
+    part = p.u if p.u is not None else p.s
+    assert part is not None
+    xs = computed[:rows].to(p.cdtype)
+    x0_part = None if p.x0 is None else p.x0[:rows]
+    c = _check_readout(p.n).to(p.cdtype).to(p.device)
+    y_fft, x_sum = readout(p.lam, part[:rows], c, route="fft", x0=x0_part, b=p.b)
+    y_states = _readout_gemm(xs, c[None, :], True)[..., 0]
+    # the magnitudes the rounding errors scale with (in float64 numpy, sequential: no route under
+    # test computes them): a_k = |λ| a_{k−1} + |u_k|, with |u_k| = Σ_q |b_q||s_q| when factored
+    lam_abs = p.lam.abs().double().cpu().numpy()
+    if p.u is not None:
+        u_abs = p.u[:rows].abs().double().cpu().numpy()
+    else:
+        assert p.s is not None and p.b is not None
+        u_abs = p.s[:rows].abs().double().cpu().numpy() @ p.b.abs().double().cpu().numpy().T
+    a = np.zeros((rows, p.n)) if x0_part is None else x0_part.abs().double().cpu().numpy()
+    mags = np.empty((p.length, rows, p.n))
+    for k in range(p.length):
+        a = np.multiply(lam_abs, a, out=mags[k])
+        a += u_abs[:, k]
+    y_scale = float(np.max(mags.sum(axis=2)))  # max_k Σ_n |C_n| a_{k,n}, |C_n| = 1
+    unit = _UNIT_ROUNDOFF[p.cdtype]
+    per_route = ROUTE_C * (p.length + 16) * unit
+    out = []
+    for what, mine, other, other_route, scale, axis in (
+            ("readout Re(C x_k), k = 1 … L", y_states, y_fft, "fft", y_scale, "k"),
+            ("final state x_L", xs[:, -1], x_sum, "sum", float(np.max(a, initial=0.0)), "node")):
+        diff = (mine - other).abs()
+        # NaN counts as the largest difference (a route that produced NaN disagrees)
+        worst = int(torch.argmax(torch.nan_to_num(diff, nan=math.inf)).item())
+        row, j = divmod(worst, int(diff.shape[1]))
+        value = math.nan if bool(torch.isnan(diff).any()) else float(diff.max())
+        out.append(RouteCheck(
+            f"{what} (first {rows} batch row{'s' if rows > 1 else ''})", (route, other_route), value,
+            2 * per_route * scale, f"row {row}, {axis} {j + 1 if axis == 'k' else j}",
+            (complex(mine[row, j].item()), complex(other[row, j].item())), unit))
+    return out

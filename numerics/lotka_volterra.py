@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -157,9 +157,18 @@ def rnn_states(lam: np.ndarray, u: Any, device: str = "cpu", dtype: Any = None,
     x_k = Λx_{k−1} + Bũ_k by :func:`recmem.numerics.linear_recurrence.states` in complex128 (the
     factored input ũ_k = (1, u_k) with B of eq. 15), ``chunk`` trajectories at a time so that the
     complex states of one chunk only are held at once."""
+    return rnn_states_checked(lam, u, device, dtype, chunk, check=False)[0]
+
+
+def rnn_states_checked(lam: np.ndarray, u: Any, device: str = "cpu", dtype: Any = None,
+                       chunk: int = 64, check: bool = True) -> tuple[Any, list[Any]]:
+    """:func:`rnn_states` and, with ``check``, the run-time comparison of the route that made the
+    states with two independent routes on the first trajectory
+    (:func:`recmem.numerics.linear_recurrence.cross_check`: the FFT readout and the final state
+    as one weighted sum), made on the complex128 states before they are rounded to ``dtype``."""
     import torch
 
-    from recmem.numerics.linear_recurrence import states
+    from recmem.numerics.linear_recurrence import choose_route, cross_check, states
 
     dtype = torch.float64 if dtype is None else dtype
     u_t = torch.as_tensor(np.asarray(u, dtype=np.float64), device=device)
@@ -167,13 +176,18 @@ def rnn_states(lam: np.ndarray, u: Any, device: str = "cpu", dtype: Any = None,
     b = torch.as_tensor(input_matrix(len(lam)), device=device)
     n = len(lam)
     out = torch.empty((*u_t.shape, 2 * n), dtype=dtype, device=device)
+    checks: list[Any] = []
     for i in range(0, u_t.shape[0], chunk):
         ub = u_t[i:i + chunk]
         s = torch.stack([torch.ones_like(ub), ub], dim=-1)  # ũ_k = (1, u_k), O eq. 13
         x = states(lam_t, s, b=b)
+        if check and i == 0:
+            route = choose_route("states", int(s.shape[0]), int(s.shape[1]), n, lam_t.device,
+                                 inputs=2)
+            checks = cross_check(lam_t, s, x, route, b=b)
         out[i:i + chunk, :, :n] = x.real.to(dtype)
         out[i:i + chunk, :, n:] = x.imag.to(dtype)
-    return out
+    return out, checks
 
 
 # ---- the task: data, readouts, training, validation error ---------------------------------------
@@ -209,6 +223,9 @@ class TaskData:
     z: np.ndarray  # (B, L, 2) Euler outputs z_k, float64
     lam: np.ndarray  # (N,) eigenvalues, complex128
     states: Any  # (B, L, 2N) torch tensor: (Re x_k, Im x_k)
+    # the states' route against two independent routes on the first trajectory
+    # (recmem.numerics.linear_recurrence.RouteCheck; empty when not checked)
+    route_checks: list[Any] = field(default_factory=list)
 
     def features(self, which: str) -> Any:
         """What a readout sees (B, L, F): ``state`` → (Re x_k, Im x_k); ``input`` → (u_k,
@@ -225,18 +242,28 @@ class TaskData:
 
 
 def make_task(size: TaskSize, rng: np.random.Generator, rnn_seed: int, r_min: Fraction,
-              r_max: Fraction, device: str = "cpu", dtype: Any = None) -> TaskData:
+              r_max: Fraction, device: str = "cpu", dtype: Any = None, *,
+              strict: bool = True) -> TaskData:
     """Draw the inputs (:func:`fourier_inputs` from ``rng``), simulate O eq. 37–38
     (:func:`simulate`, float64), draw the frozen RNN (:func:`frozen_rnn` with ``rnn_seed``) and
-    compute its states (:func:`rnn_states`). ValueError when a trajectory leaves the positive
-    quadrant (the amplitude is too large for the window: z₂ crosses 0 and z₁ blows up)."""
+    compute its states (:func:`rnn_states_checked`: the route that made them is compared with two
+    independent routes on the first trajectory, kept in ``route_checks``). ValueError when a
+    trajectory leaves the positive quadrant (the amplitude is too large for the window: z₂ crosses
+    0 and z₁ blows up); with ``strict``,
+    :class:`~recmem.numerics.linear_recurrence.RouteDisagreement` when the routes disagree beyond
+    both error bounds (a bug of recmem; ``strict=False`` leaves the report to the caller)."""
+    from recmem.numerics.linear_recurrence import RouteDisagreement
+
     alpha, u = fourier_inputs(rng, size.trajectories, size.length, size.amplitude)
     z = simulate(u)
     if not (np.all(np.isfinite(z)) and np.all(z > 0)):
         raise ValueError(f"amplitude {size.amplitude} is too large for L = {size.length}: a "
                          "trajectory leaves the positive quadrant")
     lam = frozen_rnn(size.nodes, r_min, r_max, rnn_seed)
-    return TaskData(size, alpha, u, z, lam, rnn_states(lam, u, device, dtype))
+    x, checks = rnn_states_checked(lam, u, device, dtype)
+    if strict and not all(c.agree for c in checks):
+        raise RouteDisagreement(checks)
+    return TaskData(size, alpha, u, z, lam, x, checks)
 
 
 def readout_model(kind: str, inputs: int, size: TaskSize, seed: int, dtype: Any = None) -> Any:
@@ -287,6 +314,18 @@ class Score:
     mse: float  # validation MSE in z's own units
     history: Any  # recmem.numerics.training.History (None for the least-squares readout)
     predictions: np.ndarray | None = None  # (validation trajectories, L, 2) in z's units
+    # the final model's training loss (MSE on the standardised training targets, evaluated afresh
+    # after training) and that of the best constant predictor (0: the targets are standardised)
+    train_loss: float = math.nan
+    constant_loss: float = math.nan
+
+    def loss_check(self, model: str) -> Any:
+        """Did the readout train? (:class:`recmem.numerics.training.LossCheck`: the final training
+        loss against half the best constant predictor's)."""
+        from recmem.numerics.training import loss_check
+
+        return loss_check(model, self.train_loss, self.constant_loss,
+                          "the constant predictor's loss", self.history)
 
 
 def _standardise(x: Any, rows: Any) -> Any:
@@ -341,10 +380,16 @@ def _train_readout(data: TaskData, features: str, readout: str, seed: int, saver
     model.eval()
     with torch.no_grad():
         pred = torch.cat([model(x_val[i:i + 65536]) for i in range(0, len(x_val), 65536)])
+        # the oracle of the training (issue 19): the final model's loss on its training rows,
+        # recomputed here rather than read from the history, beside the constant predictor's
+        fitted = torch.cat([model(x_train[i:i + 65536]) for i in range(0, len(x_train), 65536)])
+        train_loss = float(((fitted - y_train) ** 2).mean())
+        constant_loss = float((y_train ** 2).mean())
     pred = pred.reshape(-1, length, 2)
     sq = (pred - y[nt:]) ** 2
     per_traj = sq.mean(dim=(1, 2)).double().cpu().numpy()
     pred_z = pred * z_std + z_mean
     mse = float(((pred_z - z[nt:]) ** 2).mean())
     return Score(float(per_traj.mean()), per_traj, mse, history,
-                 pred_z.double().cpu().numpy() if keep_predictions else None)
+                 pred_z.double().cpu().numpy() if keep_predictions else None, train_loss,
+                 constant_loss)

@@ -18,6 +18,12 @@ One interface, :func:`solve` (``solve(W, Q, backend)``), over per-method functio
 - :func:`condition` — κ(L) of the operator L(P) = WᵀP + PW (‖L⁻¹‖₂ = 1/sep): certified for small n,
   a float64 power-iteration estimate (stated as such) for large n.
 
+Every answer carries its run-time oracle (:func:`residual_oracle`, a :class:`Residual` in
+``Solution.residual`` / ``IntegralResult.residual``): its residual against the equation it claims to
+solve, formed from the exact W and Q, judged with the unit roundoff of the arithmetic that ran
+(exact: R = 0; balls: 0 ∈ R; points: ρ ≤ c·m·u). Callers that read a P recompute it from the P they
+read (checks/claims/paper_w/_lyapunov.py) rather than trust the route's own statement.
+
 Conventions: vec is row-major (unknown P_ij has index i·n + j); the operator's matrix is
 K = I⊗Wᵀ + Wᵀ⊗I in the column-major convention, the same matrix up to a permutation, so its
 singular values (and κ₂(L) = σ_max(K)/σ_min(K)) do not depend on the convention. Norms are
@@ -167,13 +173,15 @@ class Accuracy:
 
 @dataclass(frozen=True)
 class Solution:
-    """A computed P (native type of the arithmetic) and how accurate it is."""
+    """A computed P (native type of the arithmetic), how accurate it is, and its oracle: the
+    residual against eq. (48) that every route attaches (:func:`residual_oracle`)."""
 
     P: Any
     method: str
     arithmetic: str
     accuracy: Accuracy
     seconds: float
+    residual: Residual | None = None
 
     def to_mp(self, ctx: mpmath.ctx_mp.MPContext) -> mpmath.matrix:
         """The midpoint/value of P as an mpmath matrix in ``ctx`` (one matrix; batch item 0)."""
@@ -202,6 +210,249 @@ def to_mp(p: Any, ctx: mpmath.ctx_mp.MPContext) -> mpmath.matrix:
     if a.ndim == 3:
         a = a[0]
     return ctx.matrix([[ctx.mpf(float(v)) for v in row] for row in a])
+
+
+# ---- the oracle: every answer's residual against the equation it claims to solve --------------
+#
+# A computed P is worth what its residual says. The residual R = WᵀP̂ + P̂W + X is formed from the
+# *exact* W and X (never from a solver's rounded copies, so a slip in the rounding or the
+# transposition shows) in ball arithmetic: P̂'s entries enter exactly (binary floats and mpmath
+# numbers are dyadic), so the ball of R encloses the true residual and its upper end is a
+# rigorous bound — the evaluation adds no error of its own. The relative residual
+# ρ = ‖R‖_F / (2‖W‖_F‖P̂‖_F + ‖X‖_F) is judged by the arithmetic that produced P̂:
+#   exact (ℚ): R = 0 exactly;   ball (a certified enclosure of P): 0 ∈ R entrywise;
+#   point (precision u): ρ ≤ c·m·u, m the dimension of the solved system (n for Bartels–Stewart
+#   and sign-Newton, whose relative residual is O(n·u) (Higham, Accuracy and Stability, §16.2);
+#   n² for LU on the n²×n² Kronecker system; n + the doubling's error growth for the integral).
+# For the integral ∫₀^∞ C(e^{Wt}, X) dt of a congruence C quadratic in e (eᵀxe or exeᵀ) the
+# equation is L_C(P) = −X with L_C(P) = d/ds C(e^{Ws}, P)|₀ = (C(I + W, P) − C(I − W, P))/2 (the
+# s² terms cancel exactly in the central difference), so one routine serves every integrand.
+
+RESIDUAL_C = 8  # the c of the point oracle's tolerance c·m·u
+
+
+@dataclass(frozen=True)
+class Residual:
+    """The oracle of one computed P: its relative residual against the equation it claims to solve.
+
+    ``value``: ρ = ‖R‖_F/(2‖W‖_F‖P̂‖_F + ‖X‖_F) (a rigorous upper bound; for an exact P its value);
+    ``tolerance``: c·m·u of the arithmetic that ran (0 for exact and ball answers, judged by
+    R = 0 / 0 ∈ R instead); ``kind``: "exact", "ball" or "point"; ``ok``: whether P passes.
+    A failed exact or ball oracle is certain (an internal inconsistency of recmem); a failed
+    point oracle is a float residual beyond its tolerance.
+    """
+
+    value: mpmath.mpf
+    tolerance: mpmath.mpf
+    kind: str
+    ok: bool
+    text: str
+
+    @property
+    def certified(self) -> bool:
+        """Whether the oracle's verdict on P is certain (exact or ball arithmetic)."""
+        return self.kind in ("exact", "ball")
+
+    def record(self) -> dict[str, str]:
+        """The oracle as evidence data (strings)."""
+        return {"P's residual": mpmath.nstr(self.value, 3),
+                "P's residual tolerance": ("R = 0 exactly" if self.kind == "exact" else
+                                           "0 ∈ ball of R" if self.kind == "ball"
+                                           else mpmath.nstr(self.tolerance, 3)),
+                "P's residual oracle": ("passed: " if self.ok else "FAILED: ") + self.text}
+
+
+def worst_residual(residuals: Sequence[Residual]) -> Residual:
+    """The worst of several oracles (a failed one first, then the largest residual/tolerance)."""
+    def badness(r: Residual) -> tuple[int, mpmath.mpf]:
+        return (0 if r.ok else 1, r.value / r.tolerance if r.tolerance > 0 else r.value)
+    return max(residuals, key=badness)
+
+
+def _fro_upper(m: Any) -> mpmath.mpf:
+    """A rigorous upper bound of ‖m‖_F for an ``arb_mat`` (sum of squares in balls, upper end)."""
+    import flint
+
+    from recmem.numerics.flint_backend import arb_upper
+
+    ctx = mpmath.MPContext()
+    ctx.prec = 64
+    with flint.ctx.workprec(64):
+        ss = sum((e * e for e in m.entries()), flint.arb(0))
+    return mpmath.mpf(ctx.sqrt(arb_upper(ss, ctx)) * (1 + 4 * ctx.eps))  # sqrt rounded, then up
+
+
+def _arb_exact(v: Any) -> Any:
+    """A point real (float, numpy/torch scalar, mpmath number) as an exact ``arb`` (dyadic)."""
+    import flint
+
+    if not isinstance(v, mpmath.ctx_mp_python.mpnumeric):
+        f = float(v)
+        return flint.arb(f) if math.isfinite(f) else flint.arb("nan")  # a double is exact
+    if not mpmath.isfinite(v):
+        return flint.arb("nan")
+    sign, man, exp, bc = v._mpf_  # arf((man, exp)) takes |man|: the sign is applied here
+    with flint.ctx.workprec(max(int(bc), 2) + 8):  # arf rounds to the working precision
+        a = flint.arb(flint.arf((int(man), int(exp))))
+        return -a if sign else a
+
+
+def _point_to_arb(p: Any) -> Any:
+    """A point matrix (numpy, torch, mpmath, or an ``arb_mat`` of points) as an exact ``arb_mat``."""
+    import flint
+
+    if isinstance(p, flint.arb_mat):
+        return p
+    if isinstance(p, _mp_matrix):
+        return flint.arb_mat([[_arb_exact(p[i, j]) for j in range(p.cols)] for i in range(p.rows)])
+    a = p.detach().cpu().numpy() if hasattr(p, "detach") else np.asarray(p)
+    if np.iscomplexobj(a):
+        raise complex_refusal("the matrix", f"has dtype {a.dtype}")
+    a = np.asarray(a, dtype=np.float64)  # float32 → float64 is exact
+    if a.ndim != 2:
+        raise DomainError(f"residual_oracle: P must be one n×n matrix, got shape {a.shape}")
+    return flint.arb_mat(a.tolist())  # a double converts to arb exactly (NaN/inf included)
+
+
+def _generator(congruence: Any | None) -> Any:
+    """(W, P) ↦ L(P) for the congruence's integral: WᵀP + PW by default, else the central
+    difference (C(I + W, P) − C(I − W, P))/2 (exact for congruences quadratic in e)."""
+    mul = lambda a, b: a * b  # noqa: E731
+    tr = lambda a: a.transpose()  # noqa: E731
+    if congruence is None:
+        return lambda w, p, eye: w.transpose() * p + p * w
+    return lambda w, p, eye: (congruence(eye + w, p, mul, tr) - congruence(eye - w, p, mul, tr)) / 2
+
+
+def residual_oracle(w: ExactMatrix, x: ExactMatrix | None, p: Any, *,
+                    unit_roundoff: mpmath.mpf | None = None, scale: Any = 1,
+                    congruence: Any | None = None, bits: int = 64,
+                    what: str = "WᵀP + PW + Q") -> Residual:
+    """The oracle of a computed P for Wᵀ P + P W = −X (W App. A.9 eq. (48)), or for the equation
+    L_C(P) = −X that ∫₀^∞ ``congruence``(e^{Wt}, X) dt solves (eq. (49); see the comment above).
+
+    ``p``: an exact ``fmpq_mat`` (judged R = 0 over ℚ); an ``arb_mat`` enclosure with
+    ``unit_roundoff`` None (judged 0 ∈ R); or a point matrix (numpy/torch 2-D, mpmath, or an
+    ``arb_mat`` of points) computed with unit roundoff ``unit_roundoff``, judged
+    ρ ≤ RESIDUAL_C·``scale``·u. ``bits``: the working precision of the ball evaluation (at least
+    the answer's precision + 64 for point answers). ``what`` names the equation in the text.
+
+    Domain: W, X exact real n×n (or finite float arrays, taken exactly; X None is I), P n×n real
+    (NaN/inf give a failed oracle); ValueError otherwise.
+    """
+    import flint
+
+    if (unit_roundoff is not None and unit_roundoff >= mpmath.mpf(2) ** -53
+            and not isinstance(p, flint.arb_mat | _mp_matrix)):
+        return _float_oracle(w, x, p, mpmath.mpf(unit_roundoff), scale, congruence, what)
+    wq = _square_exact(w, "residual_oracle")
+    n = wq.nrows()
+    xq = identity(n) if x is None else _square_exact(x, "residual_oracle", "X")
+    gen = _generator(congruence)
+    if isinstance(p, flint.fmpq_mat):
+        if (p.nrows(), p.ncols()) != (n, n):
+            raise DomainError(f"residual_oracle: P is {p.nrows()}×{p.ncols()}, W is {n}×{n}")
+        r = gen(wq, p, identity(n)) + xq
+        zero = r == flint.fmpq_mat(n, n)
+        val = mpmath.mpf(0)
+        if not zero:
+            val = _relative(flint.arb_mat(r), flint.arb_mat(wq), flint.arb_mat(p), flint.arb_mat(xq))
+        return Residual(val, mpmath.mpf(0), "exact", bool(zero),
+                        f"{what} over ℚ is {'exactly 0' if zero else 'nonzero'}")
+    ball = unit_roundoff is None
+    if ball and not isinstance(p, flint.arb_mat):
+        raise DomainError("residual_oracle: a point P needs the unit roundoff of its arithmetic")
+    prec = bits if ball else max(bits, int(-mpmath.log(unit_roundoff, 2)) + 64)
+    with flint.ctx.workprec(prec):
+        pa = _point_to_arb(p)
+        if (pa.nrows(), pa.ncols()) != (n, n):
+            raise DomainError(f"residual_oracle: P is {pa.nrows()}×{pa.ncols()}, W is {n}×{n}")
+        wa, xa = flint.arb_mat(wq), flint.arb_mat(xq)
+        r = gen(wa, pa, flint.arb_mat(identity(n))) + xa
+        contains = bool(r.contains(flint.arb_mat(n, n)))
+    val = _relative(r, wa, pa, xa)
+    if ball:
+        return Residual(val, mpmath.mpf(0), "ball", contains,
+                        f"ball of {what} {'contains' if contains else 'excludes'} 0 "
+                        f"(relative size ≤ {mpmath.nstr(val, 3)}, {prec} bits)")
+    tol = RESIDUAL_C * mpmath.mpf(scale) * mpmath.mpf(unit_roundoff)
+    ok = bool(val <= tol)
+    rhs = "Q" if congruence is None else "X"
+    bits_u = -int(mpmath.log(unit_roundoff, 2))
+    return Residual(val, tol, "point", ok,
+                    f"relative residual ‖{what}‖_F/(2‖W‖_F‖P‖_F + ‖{rhs}‖_F) ≤ "
+                    f"{mpmath.nstr(val, 3)} (rigorous, ball evaluation from the exact W, Q) "
+                    f"{'≤' if ok else '>'} c·m·u = {RESIDUAL_C}·{mpmath.nstr(scale, 4)}·2^-{bits_u} "
+                    f"= {mpmath.nstr(tol, 3)}")
+
+
+def _float64_of(m: Any, n: int | None, fn: str, name: str) -> tuple[np.ndarray, bool]:
+    """(``m`` as float64, whether it was rounded): float arrays are taken as they are (exact),
+    exact matrices rounded correctly (|ΔM| ≤ u₆₄|M| entrywise); None is I."""
+    if m is None:
+        assert n is not None
+        return np.eye(n), False
+    if isinstance(m, np.ndarray) and m.dtype != object:
+        return _float_input(m, fn, name), False
+    return _float_input(m, fn, name), True
+
+
+def _float_oracle(w: Any, x: Any, p: Any, u: mpmath.mpf, scale: Any, congruence: Any | None,
+                  what: str) -> Residual:
+    """The point oracle of a float answer (u ≥ 2⁻⁵³), evaluated in float64 with an a priori bound
+    of its own error, so that it is fast for large n and batches: with E = WᵀP + PW + X
+    (or the congruence's central difference), fl(E) − E is bounded entrywise by γ·M, M the same
+    expression in |W|, |P|, |X| (|C(e, x)| ≤ C(|e|, |x|) for the quadratic congruences), and
+    γ = k·u₆₄/(1 − k·u₆₄) with k = 2n + 4 (n-term dot products, twice for a congruence, the sums,
+    and the correct rounding of an exact W or X into float64: Higham, Accuracy and Stability,
+    §3.5). The bound ‖fl(E)‖_F + γ·‖M‖_F (rounded up by (1 + γ)) is the residual reported."""
+    fn = "residual_oracle"
+    wf, w_rounded = _float64_of(w, None, fn, "W")
+    n = wf.shape[0]
+    xf, _ = _float64_of(x, n, fn, "X")
+    a = p.detach().cpu().numpy() if hasattr(p, "detach") else np.asarray(p)
+    if np.iscomplexobj(a):
+        raise complex_refusal("the matrix", f"has dtype {a.dtype}")
+    pf = np.asarray(a, dtype=np.float64)  # float32 → float64 is exact
+    if pf.shape != (n, n) or xf.shape != (n, n):
+        raise DomainError(f"residual_oracle: P is {pf.shape}, X is {xf.shape}, W is {n}×{n}")
+    u64 = 2.0 ** -53
+    k = 2 * n + 4
+    gamma = k * u64 / (1 - k * u64)
+    mul = lambda a_, b_: a_ @ b_  # noqa: E731
+    tr = lambda a_: a_.T  # noqa: E731
+    with np.errstate(all="ignore"):  # NaN/inf in P give an infinite residual below
+        if congruence is None:
+            r = wf.T @ pf + pf @ wf + xf
+            m = np.abs(wf).T @ np.abs(pf) + np.abs(pf) @ np.abs(wf) + np.abs(xf)
+        else:
+            eye = np.eye(n)
+            r = (congruence(eye + wf, pf, mul, tr) - congruence(eye - wf, pf, mul, tr)) / 2 + xf
+            m = (congruence(np.abs(eye + wf), np.abs(pf), mul, tr)
+                 + congruence(np.abs(eye - wf), np.abs(pf), mul, tr)) / 2 + np.abs(xf)
+        num = (float(np.linalg.norm(r)) + gamma * float(np.linalg.norm(m))) * (1 + gamma)
+        den = (2 * float(np.linalg.norm(wf)) * float(np.linalg.norm(pf))
+               + float(np.linalg.norm(xf)))
+    val = mpmath.mpf(num / den) if math.isfinite(num) and den > 0 else mpmath.inf
+    tol = RESIDUAL_C * mpmath.mpf(scale) * u
+    ok = bool(val <= tol)
+    rhs = "Q" if congruence is None else "X"
+    bits_u = -int(mpmath.log(u, 2))
+    return Residual(val, tol, "point", ok,
+                    f"relative residual ‖{what}‖_F/(2‖W‖_F‖P‖_F + ‖{rhs}‖_F) ≤ {mpmath.nstr(val, 3)} "
+                    f"(float64 evaluation from the {'exact W rounded once' if w_rounded else 'given W'}"
+                    f" + its a priori error bound) {'≤' if ok else '>'} c·m·u = {RESIDUAL_C}·"
+                    f"{mpmath.nstr(scale, 4)}·2^-{bits_u} = {mpmath.nstr(tol, 3)}")
+
+
+def _relative(r: Any, wa: Any, pa: Any, xa: Any) -> mpmath.mpf:
+    """‖R‖_F upper bound / (2‖W‖_F‖P‖_F + ‖X‖_F) (the denominator from the balls' upper ends:
+    a scale, not a certificate)."""
+    den = 2 * _fro_upper(wa) * _fro_upper(pa) + _fro_upper(xa)
+    num = _fro_upper(r)
+    if not mpmath.isfinite(num):
+        return mpmath.inf
+    return num / den if den > 0 else num
 
 
 # ---- the Kronecker form ---------------------------------------------------------------------
@@ -300,7 +551,7 @@ def exact(w: ExactMatrix, q: ExactMatrix | None = None) -> Solution:
     p = flint.fmpq_mat(n, n, [x[i * n + j, 0] for i in range(n) for j in range(n)])
     return Solution(p, "Kronecker (exact, ℚ)", "exact", Accuracy("exact", mpmath.mpf(0),
                                                                    mpmath.mpf(0), "exact over ℚ"),
-                    time.perf_counter() - t0)
+                    time.perf_counter() - t0, residual_oracle(w, q, p))
 
 
 def kronecker_mpmath(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int = 256) -> Solution:
@@ -338,7 +589,9 @@ def kronecker_mpmath(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int 
     acc = Accuracy("estimate", None, back,
                    f"LU on the n²×n² Kronecker system at {bits} bits: forward error ≲ c·n²·κ(L)·u, "
                    "u = 2^-" + str(bits))
-    return Solution(p, "Kronecker (LU)", f"mpmath@{bits}", acc, time.perf_counter() - t0)
+    # LU with partial pivoting on the n²×n² system: residual O(n²·u) relative (m = n²)
+    orc = residual_oracle(w, q, p, unit_roundoff=mpmath.mpf(2) ** -bits, scale=n * n, bits=bits + 64)
+    return Solution(p, "Kronecker (LU)", f"mpmath@{bits}", acc, time.perf_counter() - t0, orc)
 
 
 def kronecker_flint(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int = 256,
@@ -381,7 +634,8 @@ def kronecker_flint(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int =
         prec *= 2
     acc = Accuracy("enclosure", rel, None,
                    f"certified ball (arb, {prec} bits): max radius / ‖P‖_F = {mpmath.nstr(rel, 3)}")
-    return Solution(p, "Kronecker (ball arithmetic)", f"flint@{prec}", acc, time.perf_counter() - t0)
+    return Solution(p, "Kronecker (ball arithmetic)", f"flint@{prec}", acc, time.perf_counter() - t0,
+                    residual_oracle(w, q, p, bits=prec + 64))
 
 
 def _relative_radius(p: Any) -> mpmath.mpf:
@@ -449,8 +703,14 @@ def bartels_stewart(w: ExactMatrix, q: ExactMatrix | None = None, *,
     if not np.all(np.isfinite(p)):
         raise DomainError("bartels_stewart: the solution overflowed (L nearly singular?)")
     name = "numpy" if np.dtype(dtype) == np.float64 else f"numpy:{np.dtype(dtype).name}"
+    # the oracle against the caller's W and Q (exact, or the float arrays given), not wf/qf
+    orc = residual_oracle(w if not isinstance(w, np.ndarray) else _float_input(w, "bartels_stewart",
+                                                                               "W"),
+                          q if not isinstance(q, np.ndarray) else _float_input(q, "bartels_stewart",
+                                                                               "Q"),
+                          p, unit_roundoff=mpmath.mpf(float(np.finfo(dtype).eps)) / 2, scale=n)
     return Solution(p, "Bartels–Stewart (scipy)", name, _float_accuracy(wf, qf, p, kappa),
-                    time.perf_counter() - t0)
+                    time.perf_counter() - t0, orc)
 
 
 def _float_input(m: ExactMatrix | np.ndarray, fn: str, name: str) -> np.ndarray:
@@ -602,9 +862,28 @@ def sign_newton(ws: Sequence[ExactMatrix] | Any, qs: Sequence[ExactMatrix] | Any
                    f"{dtype} sign-function Newton, {it + 1} iterations; worst relative residual "
                    f"{mpmath.nstr(worst, 3)} over the batch"
                    + ("" if kappas is None else "; × κ(L) estimates the forward error"))
+    # the oracle of every batch item against the caller's W and Q (worst shown). m = n: the
+    # relative residual measured ≤ 0.33·c·n·u for n ≤ 32 (tests/test_lyapunov_oracles.py); the
+    # iteration is not backward stable, so for an ill-conditioned L (n = 64 non-normal) it can
+    # exceed that: with ``kappas`` given, m = n·κ(L) (what a forward error c·n·κ(L)·u implies).
+    w_items, q_items = _oracle_items(ws, b), (None if qs is None else _oracle_items(qs, b))
+    orc = worst_residual([residual_oracle(
+        w_items[k], None if q_items is None else q_items[k], p[k], unit_roundoff=mpmath.mpf(u),
+        scale=n if kappas is None else n * max(mpmath.mpf(1), kappas[k])) for k in range(b)])
     return Solution(p, "matrix-sign Newton (batched)",
                     f"torch:{device}" + ("" if dtype == "float64" else f":{dtype}"), acc,
-                    time.perf_counter() - t0)
+                    time.perf_counter() - t0, orc)
+
+
+def _oracle_items(ms: Any, b: int) -> list[Any]:
+    """The batch's matrices as the oracle takes them: exact ones as given, float tensors/arrays
+    as float64 arrays (their values taken exactly)."""
+    if hasattr(ms, "detach") or (isinstance(ms, np.ndarray) and ms.dtype != object):
+        a = ms.detach().cpu().numpy() if hasattr(ms, "detach") else ms
+        a = np.asarray(a, dtype=np.float64)
+        return [a] * b if a.ndim == 2 else [a[k] for k in range(b)]
+    items = list(ms) if not (isinstance(ms, np.ndarray) and ms.ndim == 2) else [ms]
+    return items * b if len(items) == 1 and b > 1 else items
 
 
 def _inv_or_raise(torch: Any, a: Any, it: int) -> Any:
@@ -678,7 +957,7 @@ def condition_certified(w: ExactMatrix, *, start_bits: int = 128, max_bits: int 
     """
     import flint
 
-    from recmem.numerics.certified import sigma_bracket
+    from recmem.numerics.certified import enclose, sigma_bracket
 
     wq = _square_exact(w, "condition_certified")
     if wq.nrows() > CERTIFIED_CONDITION_MAX_N:
@@ -694,7 +973,9 @@ def condition_certified(w: ExactMatrix, *, start_bits: int = 128, max_bits: int 
                        max_bits=max_bits)
     kb = sb.kappa
     if kb.certified:
-        return OperatorCondition(kb.hi, sb.smax[1], 1 / sb.smin[0], True,
+        # ‖L⁻¹‖₂ ≤ 1/σ_min's lower end, rounded up (to nearest it could fall below the bound)
+        inv = enclose(lambda s: 1 / s, sb.smin[0], bits=sb.bits)[1]
+        return OperatorCondition(kb.hi, sb.smax[1], inv, True,
                                  f"ball eigenvalues of KᵀK, {kb.bits} bits")
     return _condition_norm_bound(kq, start_bits)
 
@@ -852,8 +1133,10 @@ def refine(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int = 256, res
     if residual == "flint":
         with flint.ctx.workprec(hp):
             p = flint.arb_mat(n, n, [p[i, j].mid() for i in range(n) for j in range(n)])
+    # a point answer accumulated at hp bits whose residual was driven to ≲ 2^-bits·‖Q‖ (m = n)
+    orc = residual_oracle(wq, qq, p, unit_roundoff=mpmath.mpf(2) ** -bits, scale=n, bits=hp + 64)
     return Solution(p, "iterative refinement (float64 Bartels–Stewart + high-precision residual)",
-                    f"{residual}@{bits}", acc, time.perf_counter() - t0)
+                    f"{residual}@{bits}", acc, time.perf_counter() - t0, orc)
 
 
 def _flint_refinement(wq: Any, qq: Any, hp: int) -> tuple[Any, Any, Any, Any]:
@@ -950,6 +1233,7 @@ class IntegralResult:
     arithmetic: str
     certified: bool = False
     text: str = ""
+    residual: Residual | None = None  # the oracle of a converged P (the worst over a batch)
 
 
 def _step(w: ExactMatrix) -> tuple[Fraction, Fraction]:
@@ -1165,9 +1449,18 @@ def integral_doubling(w: ExactMatrix | Sequence[ExactMatrix], x: ExactMatrix | S
     n = wm.rows if arith.kind == "mpmath" else wm.shape[-1]
     text = (f"Taylor degree {k_terms} + {len(nodes)}-point Gauss–Legendre on [0, {h}], "
             f"{j} doublings, ‖e^(Wt)‖_F ≤ {mpmath.nstr(growth, 3)} met, in {arith.name}")
+    amp = n + len(nodes) + amplification
+    orc = None
+    if status == "converged" and s is not None:
+        # the integral solves L_C(P) = −X; its computed value errs by ≲ c·amp·u relatively, so
+        # its relative residual is ≲ c·(amp + n)·u (m = amp + n)
+        items = list(zip(ws, xs, [s[k] for k in range(len(ws))] if batch else [s], strict=True))
+        orc = worst_residual([residual_oracle(wi, xi, pi, unit_roundoff=u, scale=amp + n,
+                                              congruence=congruence, what="L_C(P) + X")
+                              for wi, xi, pi in items])
     return IntegralResult(s if status == "converged" else None, status, j, len(nodes), growth,
-                          n + len(nodes) + amplification, arith.name,
-                          text=text + f" ({time.perf_counter() - t0:.3f} s)")
+                          amp, arith.name, text=text + f" ({time.perf_counter() - t0:.3f} s)",
+                          residual=orc)
 
 
 def integral_enclosure(w: ExactMatrix, x: ExactMatrix, congruence: Any, *, bits: int = 128,
@@ -1190,8 +1483,6 @@ def integral_enclosure(w: ExactMatrix, x: ExactMatrix, congruence: Any, *, bits:
     """
     import flint
 
-    from recmem.numerics.flint_backend import arb_upper
-
     t0 = time.perf_counter()
     wq = _square_exact(w, "integral_enclosure")
     xq = _square_exact(x, "integral_enclosure", "X")
@@ -1204,13 +1495,7 @@ def integral_enclosure(w: ExactMatrix, x: ExactMatrix, congruence: Any, *, bits:
     u = mpmath.mpf(2) ** (-bits)
     k_terms = taylor_terms(u, theta)
     nodes = gauss_legendre(k_terms + 1, bits + 32)
-    up = mpmath.MPContext()
-    up.prec = 64
-
-    def fro_up(m: Any) -> mpmath.mpf:
-        with flint.ctx.workprec(64):
-            ss = sum((e * e for e in m.entries()), flint.arb(0))
-        return mpmath.mpf(up.sqrt(arb_upper(ss, up)) * (1 + 4 * up.eps))
+    fro_up = _fro_upper
 
     mul = lambda a, b: a * b  # noqa: E731
     tr = lambda a: a.transpose()  # noqa: E731
@@ -1248,11 +1533,14 @@ def integral_enclosure(w: ExactMatrix, x: ExactMatrix, congruence: Any, *, bits:
                 status = "converged"
                 break
     certified = False
+    orc = None
     if status == "converged":
         na2 = na * na
         tail = na2 * fro_up(s) / (1 - na2)
         with flint.ctx.workprec(bits):
             s = s + _ball_matrix(n, tail)
+        # a certified enclosure of the integral: L_C of it must contain −X
+        orc = residual_oracle(wq, xq, s, congruence=congruence, bits=bits + 64, what="L_C(P) + X")
     else:
         certified = _unstable_certified(wq, bits)
         if certified:
@@ -1262,7 +1550,7 @@ def integral_enclosure(w: ExactMatrix, x: ExactMatrix, congruence: Any, *, bits:
             + ("; divergence certified by ball eigenvalues (max Re λ(W) ≥ 0)" if certified else ""))
     return IntegralResult(s if status == "converged" else None, status, j, len(nodes), growth,
                           mpmath.mpf(n + len(nodes) + j), f"flint@{bits}", certified,
-                          text + f" ({time.perf_counter() - t0:.3f} s)")
+                          text + f" ({time.perf_counter() - t0:.3f} s)", orc)
 
 
 def _ball_matrix(n: int, radius: mpmath.mpf) -> Any:

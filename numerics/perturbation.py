@@ -13,7 +13,8 @@ estimate is a lower bound on E_m(β) under either reading. ``ball="inf"`` is the
 Lemma A.6 uses for readout perturbations (|c̃_m − c_m|_∞ ≤ β; entrywise max for every block): a
 larger ball for m ≥ 2, used to show that the two printed norms give different suprema.
 Membership is certified exactly (:func:`certify_in_ball`: rational sums of squares, or exact
-comparisons of the float64 entries).
+comparisons of the float64 entries); an estimate with ``certify=True`` refuses points outside their
+ball (:func:`require_in_ball`: an internal inconsistency, ERROR, never a counterexample).
 
 **Nested balls.** B(β') ⊂ B(β) for β' ≤ β, so the estimate at β is the maximum over the points drawn
 for every β' ≤ β (the running maximum of the authors' code): it is non-decreasing in β by
@@ -244,6 +245,23 @@ def certify_in_ball(pert: Perturbations, ball: str = "2") -> np.ndarray:
         else:
             ok[i] = all(Fraction(float(np.max(np.abs(block)))) <= beta for block in blocks)
     return ok
+
+
+def require_in_ball(pert: Perturbations, ball: str = "2", what: str = "the sampler") -> None:
+    """Raise :class:`~recmem.numerics.certified_oracles.InternalInconsistency` unless every point
+    of ``pert`` lies in its β-ball (:func:`certify_in_ball`, exact). The points are recmem's own
+    (samples, targeted points, search end points): one outside its ball is a bug of recmem, and
+    judging it against a statement's supremum could report a counterexample that is none, so the
+    claim runner turns this into ERROR before any judge sees the points."""
+    from recmem.numerics.certified_oracles import InternalInconsistency
+
+    inside = certify_in_ball(pert, ball)
+    if not inside.all():
+        bad = np.flatnonzero(~inside)
+        raise InternalInconsistency(
+            f"internal inconsistency: {what} produced {len(bad)} of {pert.n} points outside "
+            f"their β-ball ({'Frobenius/Euclidean' if ball == '2' else '∞-norm'}; first: point "
+            f"{int(bad[0])}, β = {pert.betas[int(pert.beta_index[bad[0]])]})")
 
 
 # ---- targets: linear functionals with a closed-form kernel ------------------------------------
@@ -820,7 +838,9 @@ def summarize(pts: Perturbations, errs: np.ndarray, betas: Sequence[Fraction], p
                             else np.nan for i in range(len(betas))])
     if searched is None:
         searched = np.full(len(betas), np.nan)
-    ok = bool(certify_in_ball(pts, ball).all()) if certify else False
+    if certify:  # exact membership of every point, or InternalInconsistency (ERROR)
+        require_in_ball(pts, ball, "the estimator (samples, targeted points, search)")
+    ok = certify
     values, argmax = np.empty(len(betas)), []
     best, best_at = -np.inf, (0, 0)
     for i in range(len(betas)):

@@ -29,6 +29,7 @@ import mpmath
 from recmem.numerics import nodes as nd
 from recmem.numerics.certified import (
     KappaBracket,
+    enclose,
     sigma_bracket,
 )
 from recmem.numerics.condition import vandermonde_sigma
@@ -69,8 +70,12 @@ def grid(factors: Mapping[str, Sequence[Any]], draws: int = 1,
 
 # ---- certified singular values ---------------------------------------------------------------------
 def square_bracket(k: KappaBracket) -> KappaBracket:
-    """κ₂(AᴴA) = κ₂(A)² (the singular values of AᴴA are σ_i²), as a bracket."""
-    return KappaBracket(k.lo * k.lo, k.hi * k.hi, k.bits, k.certified)
+    """κ₂(AᴴA) = κ₂(A)² (the singular values of AᴴA are σ_i²), as a bracket (O §4's κ of the
+    normal equations). The squares are rounded outwards (lo² down, hi² up): rounded to nearest
+    an end could move inwards."""
+    lo, _ = enclose(lambda x: x * x, k.lo, bits=k.bits)
+    _, hi = enclose(lambda x: x * x, k.hi, bits=k.bits)
+    return KappaBracket(lo, hi, k.bits, k.certified)
 
 
 # ---- summaries and trend tests ---------------------------------------------------------------------

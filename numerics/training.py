@@ -124,6 +124,62 @@ def fit(model: Any, x_train: Any, y_train: Any, x_val: Any, y_val: Any, *, epoch
     return hist
 
 
+# A model counts as trained when its final training loss is at most this fraction of a reference
+# loss that any model reaches without training (a constant predictor, the untrained start): half,
+# i.e. training removed at least half of the error that needs no training to reach.
+TRAINED_FRACTION = 0.5
+
+
+@dataclass(frozen=True)
+class LossCheck:
+    """The run-time oracle of a trained model (issue 19: "trained models their loss"): its final
+    training loss, evaluated afresh on the final parameters (not read from the history), against
+    ``threshold`` = TRAINED_FRACTION × ``reference`` (a loss reached without training, named by
+    ``reference_text``)."""
+
+    model: str
+    loss: float
+    reference: float
+    reference_text: str
+    epochs: int
+    stopped: str
+
+    @property
+    def threshold(self) -> float:
+        return TRAINED_FRACTION * self.reference
+
+    @property
+    def status(self) -> str:
+        """``diverged`` (a loss not finite, or training stopped on one), ``untrained`` (no epoch,
+        or the loss not below the threshold) or ``trained``."""
+        if not (math.isfinite(self.loss) and math.isfinite(self.reference)) or self.stopped == "diverged":
+            return "diverged"
+        if self.epochs < 1 or not self.loss <= self.threshold:
+            return "untrained"
+        return "trained"
+
+    def describe(self) -> str:
+        """One line: the model, its loss against the threshold, its epochs and how it stopped."""
+        return (f"{self.model}: final training loss {self.loss:.4g} vs threshold {self.threshold:.4g} "
+                f"({TRAINED_FRACTION:g} × {self.reference_text} {self.reference:.4g}) after "
+                f"{self.epochs} epochs ({self.stopped or 'not trained'}): {self.status}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "loss": f"{self.loss:.6g}", "threshold": f"{self.threshold:.6g}",
+                "reference": self.reference_text, "epochs": self.epochs, "stopped": self.stopped,
+                "status": self.status}
+
+
+def loss_check(model: str, loss: float, reference: float, reference_text: str,
+               history: History | None) -> LossCheck:
+    """The :class:`LossCheck` of a model trained by :func:`fit` (``history``; None for a model
+    fitted in closed form: one "epoch", stopped "closed form")."""
+    if history is None:
+        return LossCheck(model, float(loss), float(reference), reference_text, 1, "closed form")
+    return LossCheck(model, float(loss), float(reference), reference_text, history.epochs,
+                     history.stopped)
+
+
 @contextlib.contextmanager
 def torch_threads(count: int | None) -> Iterator[None]:
     """Run the block with ``count`` torch intra-op threads, restored after (None: leave torch's
@@ -151,4 +207,5 @@ def one_cpu_thread() -> contextlib.AbstractContextManager[None]:
     return torch_threads(1)
 
 
-__all__ = ["History", "Saver", "fit", "one_cpu_thread", "torch_threads"]
+__all__ = ["TRAINED_FRACTION", "History", "LossCheck", "Saver", "fit", "loss_check", "one_cpu_thread",
+           "torch_threads"]

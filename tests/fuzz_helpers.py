@@ -21,10 +21,12 @@ def campaign(claim_id: str, examples: int, controls: bool, seed: int = 0) -> Cla
 def assert_earns(claim_id: str, status: str, budget: int, *, undecided_ok: bool = False,
                  certified_prefix: str = "") -> ClaimCampaign:
     """The campaign reaches ``status`` within ``budget`` examples (a refutation with a certified
-    counterexample; a survival with every instance decided unless ``undecided_ok``), and every
-    negative control is refuted with its examples to the first counterexample reported."""
+    counterexample; a survival with every instance decided unless ``undecided_ok``), every
+    counterexample it found (the claim's, the controls') is refuted again when judged again, and
+    every negative control is refuted with its examples to the first counterexample reported."""
     camp = campaign(claim_id, budget, controls=True)
     assert camp.status == status, camp.note
+    assert camp.not_reproduced == []  # every counterexample found was refuted again
     if not undecided_ok:
         assert camp.undecided == 0
     if status == "refuted":

@@ -93,10 +93,23 @@ def test_a_claim_without_a_domain_is_reported_not_fuzzed(monkeypatch: pytest.Mon
 
 
 def test_a_seconds_budget_stops_the_search(tmp_path: Path) -> None:
-    camp = fuzz_claim(FuzzJob("O.det", dict(get("O.det").context().params), 0, 10**6, 0.5,
+    # 5 s: the first instance comes after Hypothesis's setup, which takes seconds on a loaded
+    # machine; O.det judges thousands of instances in the rest, never a million
+    camp = fuzz_claim(FuzzJob("O.det", dict(get("O.det").context().params), 0, 10**6, 5.0,
                               False, False))
     assert camp.status == "survived" and 0 < camp.examples < 10**6
     assert "seconds budget" in camp.note
+
+
+def test_a_search_that_judged_nothing_in_its_time_has_not_survived() -> None:
+    """A seconds budget spent before the first instance: nothing was decided, so the claim is
+    undecided (exit status 1), not "survived"."""
+    from recmem.checks.fuzz_cli import EXIT_NOT_OK, exit_status
+
+    camp = fuzz_claim(FuzzJob("O.det", dict(get("O.det").context().params), 0, 10**6, 1e-9,
+                              False, False))
+    assert camp.examples == 0 and camp.searched and "after 0 examples" in camp.note
+    assert camp.status == "undecided" and exit_status([camp]) == EXIT_NOT_OK
 
 
 def test_jobs_2_gives_the_serial_report(tmp_path: Path) -> None:

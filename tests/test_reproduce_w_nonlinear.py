@@ -325,7 +325,7 @@ def test_trained_evidence_on_real_training() -> None:
     """Tiny training: the summary passes; the statement is never failed; the role swap is (the
     polynomial-role target's memory then decays exponentially: SymPy limit)."""
     backend = make_backend("torch:cpu")
-    small = TrainSettings(train_size=64, test_size=64, epochs=3)
+    small = TrainSettings(train_size=64, test_size=64, epochs=60)
     results = {name: trained_evidence(backend, ctx, small)
                for name, ctx in _contexts(ms="2,3,4", beta_exponents="0,20,35")}
     statement = results.pop("statement")

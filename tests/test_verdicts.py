@@ -20,7 +20,7 @@ from recmem.checks.verdict import (
     decide,
     from_proof,
 )
-from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.proof import Proof, decide_zero, proof_from_steps
 
 
 def ev(outcome: Outcome, kind: str = "numeric", backend: str = "b", check: str = "c",
@@ -159,8 +159,51 @@ def test_exact_instances_corroborate_but_never_verify() -> None:
     points = from_proof(Proof(True, "ρ = 1/2", "substitution", general=False), 0.0)
     assert points.kind == "exact"
     assert combine([points, ev(Outcome.PASS)]) is Verdict.CORROBORATED
-    general = from_proof(Proof(True, "all k", "induction"), 0.0)
+    general = from_proof(Proof(True, "all k", "induction", general=True), 0.0)
     assert general.kind == "symbolic" and combine([general]) is Verdict.VERIFIED
+
+
+def test_a_proof_that_does_not_say_it_is_general_cannot_verify() -> None:
+    """Issue 19: ``general`` defaults to the safe side, so a new proof must say it is general."""
+    unsaid = from_proof(Proof(True, "all k", "induction"), 0.0)
+    assert unsaid.kind == "exact" and unsaid.outcome is Outcome.PASS
+    assert combine([unsaid, ev(Outcome.PASS)]) is Verdict.CORROBORATED
+    assert proof_from_steps({"step": True}, "all k", "induction").general is False
+    assert proof_from_steps({"step": True}, "all k", "induction", general=True).general
+
+
+def test_a_step_decided_false_is_a_failed_derivation_not_undecided() -> None:
+    """Issue 19: a derivation step SymPy decides false is a FAILED symbolic check showing the
+    step and its value; a step SymPy cannot confirm stays undecided (INCONCLUSIVE); neither is a
+    refutation of the statement."""
+    import sympy as sp
+
+    x = sp.Symbol("x", positive=True)
+    broken = proof_from_steps({"square": decide_zero((x + 1) ** 2 - x**2 - 2 * x, simplify=sp.expand),
+                               "ok": decide_zero(x - x)}, "all x", "expansion", general=True)
+    assert broken.holds is None and broken.failed_step is not None
+    assert broken.failed_step["step"] == "square" and "1" in broken.failed_step["value"]
+    e = from_proof(broken, 0.0)
+    assert e.outcome is Outcome.FAIL and e.kind == "symbolic" and e.counterexample is None
+    assert "square" in e.message and "difference (reduced) = 1" in e.message
+    assert combine([e, ev(Outcome.PASS)]) is Verdict.FAILED
+    # an exact point that decides the step false counts too
+    f = sp.Function("f")
+    at_point = decide_zero(f(x) * 0 + x - 1, points=[{x: 3}], simplify=lambda d: d)
+    assert at_point[0] is False
+    assert proof_from_steps({"p": at_point}, "s", "m").failed_step is not None
+    # undecided: INCONCLUSIVE, with no failed step
+    y = sp.Symbol("y")
+    undecided = proof_from_steps({"f": decide_zero(f(x) - f(y))}, "all x", "m", general=True)
+    assert undecided.failed_step is None
+    assert from_proof(undecided, 0.0).outcome is Outcome.INCONCLUSIVE
+    # a bare False cannot say which it is, and a decided-false step must show its value
+    with pytest.raises(TypeError, match="decide_zero"):
+        proof_from_steps({"s": False}, "s", "m")
+    with pytest.raises(ValueError, match="value"):
+        proof_from_steps({"s": (False, {})}, "s", "m")
+    with pytest.raises(ValueError, match="undecided"):
+        Proof(True, "s", "m", failed_step={"step": "s", "value": "1"})
 
 
 def test_decide_zero_proves_disproves_or_says_undecided() -> None:
@@ -227,3 +270,23 @@ def test_a_search_that_decides_no_instance_cannot_pass() -> None:
     assert "5 undecided" in ev.message
     decided = search(claim, claim.context(), max_examples=5, shrink=False)
     assert str(decided.outcome) == "pass" and decided.instances == 5
+
+
+def test_a_harness_check_is_no_evidence_and_its_failure_is_an_error() -> None:
+    """Issue 19: a check of recmem's own machinery (kind harness) never counts for the statement
+    — not as a proof (R7), not as a pass (R5), not under the controls (rule C) — and a failed one
+    is ERROR (a bug of recmem), never a refutation."""
+    from recmem.checks.verdict import HARNESS, from_harness_proof
+
+    ok = from_harness_proof(Proof(True, "the realisations", "SymPy", general=True), 0.0, "h")
+    assert ok.kind == HARNESS and ok.outcome is Outcome.PASS
+    assert combine([ok]) is Verdict.SKIPPED
+    assert combine([ok, ev(Outcome.INCONCLUSIVE)]) is Verdict.INCONCLUSIVE
+    assert combine([ok, ev(Outcome.PASS)]) is Verdict.CORROBORATED
+    bad = from_harness_proof(Proof(False, "the realisation", "SymPy",
+                                   counterexample={"difference": "1"}), 0.0, "h")
+    assert bad.outcome is Outcome.ERROR and "bug of recmem" in bad.message
+    assert bad.counterexample is None and bad.certified_by is None
+    assert combine([bad, ev(Outcome.PASS)]) is Verdict.ERROR
+    untold = control(ev(Outcome.PASS, backend="sympy"))
+    assert ok.backend == "sympy" and apply_controls([ok], [untold])[0].outcome is Outcome.PASS

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.proof import Decided, Proof, decide_zero, decide_zeros, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 # Activations recmem supports (numerics/activations.py) besides the two of the claim, and sigmoid,
@@ -92,9 +92,11 @@ def hardtanh_expr(sp: Any, z: Any) -> Any:
 
 
 @functools.cache
-def _tanh_facts() -> tuple[tuple[str, bool], ...]:
+def _tanh_facts() -> tuple[tuple[str, Decided], ...]:
     """Facts about tanh that no statement field changes (cached): its exp form, σ(0) = 0,
-    1 − σ² in ℚ(E) (bounded, increasing, 1-Lipschitz) and tanh ∉ 𝒜₀."""
+    1 − σ² in ℚ(E) (bounded, increasing, 1-Lipschitz) and tanh ∉ 𝒜₀, each decided by SymPy as a
+    derivation step (confirmed, undecided, or decided false: a difference also evaluated at an
+    exact point)."""
     import sympy as sp
 
     z = sp.Symbol("z", real=True)
@@ -102,12 +104,13 @@ def _tanh_facts() -> tuple[tuple[str, bool], ...]:
     th_e = (big_e - 1) / (big_e + 1)
     return (
         ("tanh(z) = (e^{2z} − 1)/(e^{2z} + 1)",
-         sp.simplify(sp.tanh(z).rewrite(sp.exp) - th_e.subs(big_e, sp.exp(2 * z))) == 0),
-        ("σ(0) = 0", sp.tanh(0) == 0),
+         decide_zeros([sp.tanh(z).rewrite(sp.exp) - th_e.subs(big_e, sp.exp(2 * z))],
+                      points=[{z: 1}])),
+        ("σ(0) = 0", decide_zeros([sp.tanh(0)])),
         ("1 − σ² = 4E/(E + 1)² (> 0: |σ| < 1, σ′ > 0; Lipschitz 1)",
-         sp.simplify(1 - th_e**2 - 4 * big_e / (big_e + 1)**2) == 0),
+         decide_zeros([1 - th_e**2 - 4 * big_e / (big_e + 1)**2], points=[{big_e: 2}])),
         ("tanh ∉ 𝒜₀ (z³ coefficient −1/3)",
-         sp.series(sp.tanh(z), z, 0, 4).removeO().coeff(z, 3) == sp.Rational(-1, 3)),
+         decide_zeros([sp.series(sp.tanh(z), z, 0, 4).removeO().coeff(z, 3) + sp.Rational(1, 3)])),
     )
 
 
@@ -116,15 +119,21 @@ def _tanh_part(sp: Any, st: ActivationClasses) -> tuple[bool | None, dict[str, A
     big_e, residual = tanh_residual_in_e(st)
     # σ′(z) = dσ/dE · dE/dz = dσ/dE · 2E, a rational function of E: differentiable for all z
     ok, witness = decide_zero(residual, [{big_e: 1}, {big_e: 2}, {big_e: 3}], simplify=sp.cancel)
-    details: dict[str, Any] = dict(_tanh_facts())
+    facts = _tanh_facts_proof()
+    details: dict[str, Any] = {k: facts.details[k] for k, _ in _tanh_facts()}
     details["σ′ − (a − bσ²) in ℚ(E), E = e^{2z}"] = str(residual)
     if ok is False:  # a constant nonzero residual is shown at z = 0 (E = 1)
         e_val = sp.sympify(witness["point"]["E"]) if "point" in witness else sp.Integer(1)
         witness = {"activation": "tanh", "z": str(sp.log(e_val) / 2),
                    "σ′ − (a − bσ²)": str(residual.subs(big_e, e_val))}
-    if not all(v for _, v in _tanh_facts()[:2]):
+    if not all(v[0] is True for _, v in _tanh_facts()[:2]):  # exp form and σ(0) = 0 unproved
         ok = None
     return ok, witness, details
+
+
+def _tanh_facts_proof() -> Proof:
+    """:func:`_tanh_facts` as a proof of steps (a fact decided false: a failed derivation)."""
+    return proof_from_steps(dict(_tanh_facts()), "tanh", "SymPy: facts about tanh")
 
 
 def _hardtanh_part(sp: Any, st: ActivationClasses) -> tuple[bool | None, dict[str, Any],
@@ -233,7 +242,11 @@ def activation_proof(st: ActivationClasses) -> Proof:
         return Proof(False, "the exact point shown", "SymPy: the defining identity at an exact "
                      "point is nonzero", counterexample=cx_t if ok_t is False else cx_h,
                      details=details)
-    undecided = [k for k, v in details.items() if v is False]
+    facts = _tanh_facts_proof()
+    if facts.failed_step is not None:  # a fact about tanh decided false: a failed derivation
+        return Proof(None, "all real z", "SymPy decided a fact about tanh false", details=details,
+                     failed_step=facts.failed_step)
+    undecided = [k for k, v in details.items() if v is False or v == "undecided"]
     if ok_t is None or ok_h is None or undecided:
         return Proof(None, "all real z", "SymPy could not decide" + (
             f": {undecided}" if undecided else ""), details=details)
@@ -241,7 +254,7 @@ def activation_proof(st: ActivationClasses) -> Proof:
                  "(dE/dz = 2E); hardtanh on each Piecewise piece inside (−Z₀, Z₀)",
                  "SymPy: exp form of tanh, σ′ − (a − bσ²) cancelled to 0 in ℚ(E), "
                  "1 − σ² = 4E/(E+1)²; hardtanh's pieces, range, slopes and continuity",
-                 details=details)
+                 details=details, general=True)
 
 
 @functools.lru_cache(maxsize=32)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.proof import Proof, decide_zero, fact, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 BETA0 = Fraction(1)  # β₀ of the witness sequences and of the transform instances
@@ -243,21 +243,21 @@ def limit_decay_proof(st: LimitDecay) -> Proof:
     g = sp.Symbol("g", nonnegative=True)  # sup_m e^{β₀t}|f_m(t)| at a fixed t, → 0 by (104)
     beta, beta0 = sp.symbols("beta beta_0", positive=True)
     d = sp.Symbol("d", nonnegative=True)  # β₀ − β ≥ 0
+    # each step: confirmed, undecided, or decided false (a failed derivation, reported as such)
     steps = {
-        "e^{βt}|f| = e^{−(β₀−β)t}·e^{β₀t}|f|": sp.simplify(
-            sp.exp(beta * t) - sp.exp(-(beta0 - beta) * t) * sp.exp(beta0 * t)) == 0,
-        "e^{−(β₀−β)t} ≤ 1 for t ≥ 0, β ≤ β₀": bool((-d * t).is_nonpositive),
-        "e^{β₀t}|f(t)| = lim_m e^{β₀t}|f_m(t)| ≤ g(t) (pointwise limit)": bool(g.is_nonnegative),
+        "e^{βt}|f| = e^{−(β₀−β)t}·e^{β₀t}|f|": decide_zero(
+            sp.exp(beta * t) - sp.exp(-(beta0 - beta) * t) * sp.exp(beta0 * t),
+            [{beta: 1, beta0: 2, t: 3}]),
+        "e^{−(β₀−β)t} ≤ 1 for t ≥ 0, β ≤ β₀": fact((-d * t).is_nonpositive, "−(β₀−β)t ≤ 0"),
+        "e^{β₀t}|f(t)| = lim_m e^{β₀t}|f_m(t)| ≤ g(t) (pointwise limit)": fact(
+            g.is_nonnegative, "g ≥ 0"),
     }
-    details |= steps
-    if not all(steps.values()):
-        return Proof(None, "the pointwise argument", "SymPy could not confirm a step",
-                     details={k: str(v) for k, v in details.items()})
     details["seconds"] = round(time.perf_counter() - t0, 3)
-    return Proof(True, "all continuous f, f_m and 0 < β ≤ β₀ (pointwise convergence suffices)",
-                 "e^{βt}|f(t)| ≤ e^{−(β₀−β)t} sup_m e^{β₀t}|f_m(t)| → 0 by (104); SymPy checks "
-                 "of the steps and of the witness sequences",
-                 details={k: str(v) for k, v in details.items()})
+    return proof_from_steps(steps, "all continuous f, f_m and 0 < β ≤ β₀ (pointwise convergence "
+                            "suffices)",
+                            "e^{βt}|f(t)| ≤ e^{−(β₀−β)t} sup_m e^{β₀t}|f_m(t)| → 0 by (104); SymPy "
+                            "checks of the steps and of the witness sequences",
+                            details={k: str(v) for k, v in details.items()}, general=True)
 
 
 # ---- the proof's transform (106) and the step (109) = (110) ----------------------------------------
@@ -328,19 +328,23 @@ def transform_proof(st: TransformSup) -> Proof:
     g = sp.Function("g")
     r = st.rate_value(beta0, beta)
     p = st.s_power
-    sub = sp.simplify(st.lhs(_Sym(sp), beta0, beta, g, sp.exp(-r * t)) -
-                      sp.exp(p * r * t) * sp.Abs(g(t)))
+    difference = (st.lhs(_Sym(sp), beta0, beta, g, sp.exp(-r * t))
+                  - sp.exp(p * r * t) * sp.Abs(g(t)))
     w = st.weight_rate(beta)
-    details = {"(𝒯g)(e^{−rt}) − e^{prt}g(t)": str(sub)}
-    if sub != 0:
-        return Proof(None, "all g", "SymPy could not confirm the substitution", details=details)
+    decided = decide_zero(difference)
+    details = {"(𝒯g)(e^{−rt}) − e^{prt}g(t)": str(decided[1].get("difference (reduced)", 0))}
+    # undecided → None; decided false (a nonzero constant) → a failed derivation step
+    substitution = proof_from_steps({"(𝒯g)(e^{−rt}) = e^{prt}|g(t)|": decided},
+                                    "all g", "SymPy: the substitution s = e^{−rt}", details)
+    if substitution.holds is not True:
+        return substitution
     ok, witness = decide_zero(p * r - w, [{beta0: 1, beta: sp.Rational(1, 2)}])
     details["p·r − weight·β"] = str(sp.simplify(p * r - w))
     if ok is True:
         return Proof(True, "every continuous g = f_(m₁) − f_(m₂) and 0 < β < β₀ (the "
                      "substitution s = e^{−rt} is a bijection [0, ∞) → (0, 1])",
                      "SymPy: (𝒯g)(e^{−rt}) = e^{rt}g(t) with an undefined g; rates equal",
-                     details=details)
+                     details=details, general=True)
     if ok is None:
         return Proof(None, "all g", "SymPy could not compare the rates", details=details)
     b0, b = sp.Integer(BETA0.numerator), sp.Rational(BETA.numerator, BETA.denominator)

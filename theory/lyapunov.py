@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.proof import Proof, decide_zero, decide_zeros, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 Mul = Callable[[Any, Any], Any]
@@ -724,12 +724,6 @@ def laplace_at_zero(expr: Any, t: Any) -> Any:
     return total
 
 
-def _is_zero(e: Any) -> bool:
-    """Whether e simplifies to 0 (cheap normal forms first, ``simplify`` only as a fallback)."""
-    sp = _sp()
-    return bool(e == 0 or sp.cancel(sp.together(e)) == 0 or sp.simplify(e) == 0)
-
-
 def _decide_rational(e: Any, point: dict[Any, Any]) -> tuple[bool | None, dict[str, Any]]:
     """Whether the rational function e is identically 0 (its numerator over a common denominator
     expands to 0), else its exact value at ``point`` as the witness (cheaper than ``cancel``)."""
@@ -742,6 +736,14 @@ def _decide_rational(e: Any, point: dict[Any, Any]) -> tuple[bool | None, dict[s
         return False, {"point": {str(k): str(v) for k, v in point.items()},
                        "difference at the point": str(value)}
     return None, {"numerator": str(num)}
+
+
+def _exact_point(symbols: Any) -> dict[Any, Any]:
+    """Distinct small integers for ``symbols`` (negative for a symbol assumed negative), in name
+    order: an exact point at which a derivation step's difference is also evaluated, so that a
+    wrong step is decided false (a failed derivation) rather than left undecided."""
+    return {s: -(k + 2) if getattr(s, "is_negative", None) else k + 2
+            for k, s in enumerate(sorted(symbols, key=str))}
 
 
 def _real_schur_forms_2x2() -> list[tuple[str, Any, Any, dict[Any, Any]]]:
@@ -866,14 +868,20 @@ def integral_proof(law: LyapunovIntegral) -> Proof:
     wg = sp.Matrix([[w11, w12], [w21, w22]])
     adj = wg.adjugate()
     num = wg.det() * q + adj.T * q * adj
-    details["closed form solves (WᵀN + NW − 2τδQ = 0)"] = \
-        (wg.T * num + num * wg - 2 * wg.trace() * wg.det() * q).expand() == sp.zeros(2, 2)
     x = sp.Matrix(sp.symbols("x1 x2", real=True))
-    details["xᵀNx = δ·xᵀQx + (adj x)ᵀQ(adj x)"] = sp.expand(
-        (x.T * num * x)[0] - wg.det() * (x.T * q * x)[0] - ((adj * x).T * q * (adj * x))[0]) == 0
-    if not all(details.values()):
-        return Proof(None, "2×2", "an identity of the positivity argument did not reduce",
-                     details=details)
+    # polynomial identities: expanded to 0, or decided false (a nonzero constant, or a nonzero
+    # value at an exact integer point)
+    at = [_exact_point({*wg, q11, q12, q22, *x})]
+    positivity = proof_from_steps({
+        "closed form solves (WᵀN + NW − 2τδQ = 0)": decide_zeros(
+            list(wg.T * num + num * wg - 2 * wg.trace() * wg.det() * q), sp.expand, at),
+        "xᵀNx = δ·xᵀQx + (adj x)ᵀQ(adj x)": decide_zeros(
+            [(x.T * num * x)[0] - wg.det() * (x.T * q * x)[0] - ((adj * x).T * q * (adj * x))[0]],
+            sp.expand, at)}, "2×2", "SymPy: the identities of the positivity argument",
+        details={k: str(v) for k, v in details.items()})
+    if positivity.holds is not True:  # undecided, or decided false (a failed derivation)
+        return positivity
+    details.update(positivity.details)
     # 4. diagonal W of any size (entrywise; the integrand's weight is Q here: weight I was
     # refuted in step 2)
     wi, wj = sp.symbols("w_i w_j", negative=True)
@@ -884,15 +892,20 @@ def integral_proof(law: LyapunovIntegral) -> Proof:
     if ok is False:
         return Proof(False, "diagonal W", "entrywise integral", counterexample={
             "W": "diag(w_i)", "P_ij (integral)": str(pij), **witness})
-    gram = _is_zero(laplace_at_zero(sp.exp(wi * t) * sp.exp(wj * t), t) - 1 / (-(wi + wj)))
-    details["Cauchy matrix is a Gram matrix"] = gram
+    gram = proof_from_steps({"Cauchy matrix is a Gram matrix": decide_zeros(
+        [laplace_at_zero(sp.exp(wi * t) * sp.exp(wj * t), t) - 1 / (-(wi + wj))],
+        lambda e: sp.cancel(sp.together(e)), [{wi: -1, wj: -2}])}, "diagonal W",
+        "SymPy: C_ij = ∫₀^∞ e^{w_i t}e^{w_j t} dt", details=details)
+    if gram.holds is not True:  # undecided, or decided false (a failed derivation)
+        return gram
+    details = dict(gram.details)
     return Proof(True, "(i) every real 2×2 W with max Re λ(W) < 0 and every symmetric Q ≻ 0 (the "
                  "three real Schur forms with symbolic parameters; orthogonal similarity carries "
                  "them to all 2×2 W); (ii) diagonal W of any size; (iii) 1×1 W",
                  "P from the integral (termwise ∫₀^∞ t^k e^{−st} dt = k!/s^{k+1}), substituted into "
                  "the statement's equation; ≻ 0 by δQ ≻ 0, adjᵀQ adj ⪰ 0, −2τδ > 0 (2×2) and "
                  "Schur's product theorem (diagonal)",
-                 details={**details, "seconds": round(time.perf_counter() - t0, 3)})
+                 details={**details, "seconds": round(time.perf_counter() - t0, 3)}, general=True)
 
 
 # ---- Lemma A.8 --------------------------------------------------------------------------------
@@ -901,11 +914,18 @@ def _p_of(w: Any) -> Any:
     """The solution of WᵀP + PW = −I for a rational SymPy W (Lemma A.8's P is defined by its
     equation), by the exact Kronecker solve over ℚ, as a SymPy matrix."""
     sp = _sp()
-    from recmem.numerics.lyapunov import exact, fractions
+    from recmem.numerics.lyapunov import exact, fractions, residual_oracle
 
     rows = [[Fraction(str(x)) for x in w.row(i)] for i in range(w.rows)]
+    p = exact(rows).P
+    orc = residual_oracle(rows, None, p)  # the exact P must leave WᵀP + PW + I = 0 over ℚ
+    if not orc.ok:
+        from recmem.numerics.certified_oracles import InternalInconsistency
+
+        raise InternalInconsistency(f"the exact Lyapunov solver's P fails its oracle ({orc.text}): a bug "
+                           "of recmem, not a finding about the paper")
     return sp.Matrix([[sp.Rational(x.numerator, x.denominator) for x in row]
-                      for row in fractions(exact(rows).P)])
+                      for row in fractions(p)])
 
 
 def _lmax_exact(p: Any) -> Any:
@@ -972,25 +992,44 @@ def _normal_bound_general(t0: float) -> Proof:
     a, a1, a2 = sp.symbols("a a1 a2", positive=True)
     b = sp.Symbol("b", real=True)
     block = sp.Matrix([[-a, b], [-b, -a]])
-    ok_one = lyapunov_residual(sp.Matrix([[-a]]), sp.Matrix([[1 / (2 * a)]]), sp.eye(1)) == sp.zeros(1, 1)
-    ok_block = all(_is_zero(e) for e in closed_form_2x2(block, sp.eye(2)) - sp.eye(2) / (2 * a))
-    big = sp.diag(sp.Matrix([[-a1]]), sp.Matrix([[-a2, b], [-b, -a2]]))
-    ok_decouple = lyapunov_residual(big, sp.diag(1 / (2 * a1), 1 / (2 * a2), 1 / (2 * a2)),
-                                    sp.eye(3)) == sp.zeros(3, 3)
     c, sn = sp.symbols("c s", real=True)  # a rotation [[c, −s], [s, c]], c² + s² = 1
+    # each step is decided by decide_zeros: confirmed, undecided, or decided false (a nonzero
+    # constant, or a nonzero value at the exact point — on the unit circle for the rotation)
+    at = [{a: 1, a1: 2, a2: 3, b: 2, c: sp.Rational(3, 5), sn: sp.Rational(4, 5)}]
+
+    def rational(e: Any) -> Any:
+        """The normal form of a rational function (numerator and denominator coprime)."""
+        return sp.cancel(sp.together(e))
+
+    big = sp.diag(sp.Matrix([[-a1]]), sp.Matrix([[-a2, b], [-b, -a2]]))
     u = sp.Matrix([[c, -sn], [sn, c]])
     wu, pu = u * block * u.T, u * (sp.eye(2) / (2 * a)) * u.T
-    ok_cov = all(sp.rem(sp.expand(sp.together(e) * 2 * a), sn ** 2 + c ** 2 - 1, sn) == 0
-                 for e in wu.T * pu + pu * wu + sp.eye(2))
-    steps = {"1×1 block": ok_one, "2×2 normal block": ok_block, "decoupling (3×3)": ok_decouple,
-             "orthogonal covariance (rotation)": ok_cov}
-    if not all(steps.values()):
-        return Proof(None, "normal W", "a step of the argument did not reduce", details=steps)
-    return Proof(True, "every real normal Hurwitz W of any size (real normal form + orthogonal "
-                 "covariance): ‖P‖₂ = 1/(2·min_k a_k) ≤ 1/(2β₀)",
-                 "blocks [−a] and [[−a, b], [−b, −a]] give P = I/(2a); block-diagonal decoupling; "
-                 "L_{UBUᵀ}(UXUᵀ) = U L_B(X) Uᵀ",
-                 details={**steps, "seconds": round(time.perf_counter() - t0, 3)})
+
+    def on_circle(e: Any) -> Any:
+        """e·2a reduced modulo c² + s² − 1 (zero iff e vanishes on the unit circle); a number
+        (the reduced difference at the exact point, which lies on the circle) as it is."""
+        if not e.free_symbols:
+            return sp.simplify(e)
+        return sp.rem(sp.expand(sp.together(e) * 2 * a), sn ** 2 + c ** 2 - 1, sn)
+
+    steps = {
+        "1×1 block": decide_zeros(
+            list(lyapunov_residual(sp.Matrix([[-a]]), sp.Matrix([[1 / (2 * a)]]), sp.eye(1))),
+            rational, at),
+        "2×2 normal block": decide_zeros(
+            list(closed_form_2x2(block, sp.eye(2)) - sp.eye(2) / (2 * a)), rational, at),
+        "decoupling (3×3)": decide_zeros(
+            list(lyapunov_residual(big, sp.diag(1 / (2 * a1), 1 / (2 * a2), 1 / (2 * a2)),
+                                   sp.eye(3))), rational, at),
+        "orthogonal covariance (rotation)": decide_zeros(
+            list(wu.T * pu + pu * wu + sp.eye(2)), on_circle, at),
+    }
+    return proof_from_steps(
+        steps, "every real normal Hurwitz W of any size (real normal form + orthogonal "
+        "covariance): ‖P‖₂ = 1/(2·min_k a_k) ≤ 1/(2β₀)",
+        "blocks [−a] and [[−a, b], [−b, −a]] give P = I/(2a); block-diagonal decoupling; "
+        "L_{UBUᵀ}(UXUᵀ) = U L_B(X) Uᵀ",
+        details={"seconds": round(time.perf_counter() - t0, 3)}, general=True)
 
 
 def _diagonalizable_bound_general(t0: float) -> Proof:
@@ -1000,20 +1039,28 @@ def _diagonalizable_bound_general(t0: float) -> Proof:
     b = sp.Symbol("b", real=True)
     block = sp.Matrix([[-a, b], [-b, -a]])
     e = sp.exp(-a * t) * sp.Matrix([[sp.cos(b * t), sp.sin(b * t)], [-sp.sin(b * t), sp.cos(b * t)]])
+    # each step is decided by decide_zeros (cheap normal forms first, ``simplify`` as a fallback);
+    # the exact point makes a wrong step decided false rather than undecided
+    at = [{a: 1, b: 2, t: 1, beta: 1, kappa: 3}]
+
+    def reduce(x: Any) -> Any:
+        r = sp.cancel(sp.together(x))
+        return r if r == 0 else sp.simplify(r)
+
     steps = {
-        "normal block: e^{Bt} = e^{−at}·rotation": all(_is_zero(x) for x in e.diff(t) - block * e)
-        and e.subs(t, 0) == sp.eye(2),
-        "e^{Bt}ᵀe^{Bt} = e^{−2at} I": all(_is_zero(x) for x in (e.T * e - sp.exp(-2 * a * t) * sp.eye(2))
-                                          .applyfunc(sp.trigsimp)),
-        "∫ κ² e^{−2β₀t} = κ²/(2β₀)": _is_zero(laplace_at_zero(kappa ** 2 * sp.exp(-2 * beta * t), t)
-                                              - kappa ** 2 / (2 * beta)),
+        "normal block: e^{Bt} = e^{−at}·rotation": decide_zeros(
+            [*(e.diff(t) - block * e), *(e.subs(t, 0) - sp.eye(2))], reduce, at),
+        "e^{Bt}ᵀe^{Bt} = e^{−2at} I": decide_zeros(
+            list(e.T * e - sp.exp(-2 * a * t) * sp.eye(2)), lambda x: reduce(sp.trigsimp(x)), at),
+        "∫ κ² e^{−2β₀t} = κ²/(2β₀)": decide_zeros(
+            [laplace_at_zero(kappa ** 2 * sp.exp(-2 * beta * t), t) - kappa ** 2 / (2 * beta)],
+            reduce, at),
     }
-    if not all(steps.values()):
-        return Proof(None, "diagonalizable W", "a step of the argument did not reduce", details=steps)
-    return Proof(True, "every real diagonalizable Hurwitz W = V B V⁻¹ (B normal) of any size",
-                 "‖P‖₂ ≤ ∫₀^∞ ‖e^{Wt}‖₂² dt ≤ κ₂(V)² ∫₀^∞ e^{−2β₀t} dt = κ₂(V)²/(2β₀), with "
-                 "P = ∫e^{Wᵀt}e^{Wt}dt (W.lyapunov) and ‖e^{Bt}‖₂ = e^{α(B)t} for normal B",
-                 details={**steps, "seconds": round(time.perf_counter() - t0, 3)})
+    return proof_from_steps(
+        steps, "every real diagonalizable Hurwitz W = V B V⁻¹ (B normal) of any size",
+        "‖P‖₂ ≤ ∫₀^∞ ‖e^{Wt}‖₂² dt ≤ κ₂(V)² ∫₀^∞ e^{−2β₀t} dt = κ₂(V)²/(2β₀), with "
+        "P = ∫e^{Wᵀt}e^{Wt}dt (W.lyapunov) and ‖e^{Bt}‖₂ = e^{α(B)t} for normal B",
+        details={"seconds": round(time.perf_counter() - t0, 3)}, general=True)
 
 
 # ---- the sequence W_m = −I_m + 2N_m (Lemma A.8/A.9 as statements about sequences) --------------
@@ -1072,14 +1119,20 @@ def superdiagonal_disproof(kind: str, entry_bound: bool = True, m_check: int = 5
     t = sp.Symbol("t", positive=True)
     k = sp.Symbol("k", integer=True, nonnegative=True)
     term = sp.integrate(sp.exp(-2 * t) * (2 * t) ** (2 * k) / sp.factorial(k) ** 2, (t, 0, sp.oo))
-    per_term = sp.simplify(sp.combsimp(term - sp.binomial(2 * k, k) / 2)) == 0
-    checks = {}
+    # each step confirmed, undecided, or decided false (a failed derivation: FAILED, never a
+    # refutation): the k-th term with symbolic k (also at the exact k = 3), and the closed form
+    # against the exact solve of (88) for m ≤ m_check (rational numbers: always decided)
+    steps = {"∫₀^∞ e^{−2t}(2t)^{2k}/k!² dt = C(2k, k)/2": decide_zeros(
+        [term - sp.binomial(2 * k, k) / 2], lambda e: sp.simplify(sp.combsimp(e)), [{k: 3}])}
     for m in range(2, m_check + 1):
         p = _p_of(sp.Matrix(superdiagonal(m)))
-        checks[m] = Fraction(str(p[m - 1, m - 1])) == superdiagonal_corner(m)
-    if not (per_term and all(checks.values())):
-        return Proof(None, "W_m = −I + 2N_m", "the closed form of (P_m)_mm did not reduce",
-                     details={"per term": str(term), **{f"m={m}": v for m, v in checks.items()}})
+        corner = superdiagonal_corner(m)
+        steps[f"m={m}: (P_m)_mm of (88) = ½Σ_(k<m) C(2k, k)"] = decide_zeros(
+            [p[m - 1, m - 1] - sp.Rational(corner.numerator, corner.denominator)])
+    derivation = proof_from_steps(steps, "W_m = −I + 2N_m", "the closed form of (P_m)_mm",
+                                  details={"per term": str(term)})
+    if derivation.holds is not True:  # undecided, or decided false (a failed derivation)
+        return derivation
     table = {f"(P_{m})_{m}{m}": str(superdiagonal_corner(m)) for m in SUPERDIAGONAL_SIZES}
     family = ("W_m = −I_m + 2N_m (N_m the superdiagonal shift): all eigenvalues −1 (β₀ = 1), "
               "max|W_m,ij| = 2 (M₀ = 2)")
@@ -1189,17 +1242,23 @@ def _quartic_general(t0: float, law: LocalQuartic, n_max: int = 3) -> Proof:
     ‖W‖₂ ≤ nM₀ and ‖P‖₂ ≤ κ₂(V)²/(2β₀) for diagonalizable W (W.lyapunov-bound.weak)."""
     sp = _sp()
     s = sp.Symbol("s", positive=True)
-    ok = {}
+    identities: dict[str, Any] = {}
     for n in range(2, n_max + 1):
         w = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"w{i}{j}", real=True))
         p = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"p{min(i, j)}{max(i, j)}", real=True))
         v = sp.Matrix(sp.symbols(f"v0:{n}", real=True))
         qv = local_form(w, p, v)
-        ok[f"n={n}: homogeneous of degree 4"] = sp.expand(local_form(w, p, s * v) - s ** 4 * qv) == 0
-        ok[f"n={n}: q = quartic(Pv, Wv, v)"] = sp.expand(
-            qv - quartic(list(p * v), list(w * v), list(v))) == 0
-    if not all(ok.values()):
-        return Proof(None, "quartic form", "an identity did not reduce", details=ok)
+        # polynomial identities: expanded to 0, or decided false (a nonzero constant, or a
+        # nonzero value at an exact integer point)
+        at = [_exact_point({s, *w, *p, *v})]
+        identities[f"n={n}: homogeneous of degree 4"] = decide_zeros(
+            [local_form(w, p, s * v) - s ** 4 * qv], sp.expand, at)
+        identities[f"n={n}: q = quartic(Pv, Wv, v)"] = decide_zeros(
+            [qv - quartic(list(p * v), list(w * v), list(v))], sp.expand, at)
+    decided = proof_from_steps(identities, "quartic form", "SymPy: the quartic identities")
+    if decided.holds is not True:  # undecided, or decided false (a failed derivation)
+        return decided
+    ok: dict[str, Any] = dict(decided.details)
     beta, m0, kappa, n_, wn, pn = sp.symbols("beta0 M0 kappa n wnorm pnorm", positive=True)
     scopes = {"1/(2|W||P|)": ("every m and every W", 2 * wn * pn, ""),
               "beta0/(n M0 kappa^2)": ("every m and every diagonalizable W = VBV⁻¹ (B normal)",
@@ -1209,7 +1268,7 @@ def _quartic_general(t0: float, law: LocalQuartic, n_max: int = 3) -> Proof:
         return Proof(True, f"every fixed m and W (Υ = √(L/(2‖W‖₂‖P‖₂)) works); the quartic "
                      f"identities checked for n ≤ {n_max}, the norm chain is general",
                      "q(v) = 2(Pv)ᵀDiag(v)²(Wv), |q(v)| ≤ 2‖P‖₂‖W‖₂|v|_∞²|v|₂² ≤ 2‖P‖₂‖W‖₂|v|₂⁴",
-                     details={**ok, "seconds": round(time.perf_counter() - t0, 3)})
+                     details={**ok, "seconds": round(time.perf_counter() - t0, 3)}, general=True)
     if law.radius not in scopes or (law.radius == "beta0/(n M0 kappa^2)"
                                      and law.family != "diagonalizable"):
         return Proof(None, "witnesses", "no witness decides this reading and no general argument "
@@ -1226,7 +1285,7 @@ def _quartic_general(t0: float, law: LocalQuartic, n_max: int = 3) -> Proof:
                  "is general",
                  "q(v) = 2(Pv)ᵀDiag(v)²(Wv), |q(v)| ≤ 2‖P‖₂‖W‖₂|v|_∞²|v|₂² ≤ 2‖P‖₂‖W‖₂|v|₂⁴"
                  + steps + f"; L/Υ² = {limit} ≥ {chain}",
-                 details={**ok, "seconds": round(time.perf_counter() - t0, 3)})
+                 details={**ok, "seconds": round(time.perf_counter() - t0, 3)}, general=True)
 
 
 # ---- eqs. (92)–(98) ---------------------------------------------------------------------------
@@ -1280,18 +1339,20 @@ def cube_proof(law: DiagCubeBound) -> Proof:
                                          "its squared norm": str(sum((x * x for x in printed),
                                                                      Fraction(0)))})
     if law.factor >= 1 and law.root_m and law.power == 3:
-        ok = {}
+        steps = {}
         for m in range(1, 4):
             w = sp.Matrix(m, m, lambda i, j: sp.Symbol(f"w{i}{j}", real=True))
             v = sp.Matrix(sp.symbols(f"v0:{m}", real=True))
             c = sp.diag(*[x ** 2 for x in v]) * w * v
-            ok[f"m={m}: |Diag(v)²Wv|² = Σ v_i⁴ (Wv)_i²"] = sp.expand(
-                (c.T * c)[0] - sum(v[i] ** 4 * (w * v)[i] ** 2 for i in range(m))) == 0
-        if all(ok.values()):
-            return Proof(True, "every m, W and v", "Σ_i v_i⁴(Wv)_i² ≤ M₀²|v|₁²Σ_i v_i⁴ ≤ "
-                         "M₀²·m|v|₂²·|v|₂⁴ (|(Wv)_i| ≤ M₀|v|₁, Cauchy–Schwarz, Σv_i⁴ ≤ |v|₂⁴)",
-                         details={**ok, "seconds": round(time.perf_counter() - t0, 3)})
-        return Proof(None, "general", "an identity did not reduce", details=ok)
+            # a polynomial identity: expanded to 0, or decided false (a nonzero constant, or a
+            # nonzero value at an exact integer point)
+            steps[f"m={m}: |Diag(v)²Wv|² = Σ v_i⁴ (Wv)_i²"] = decide_zeros(
+                [(c.T * c)[0] - sum(v[i] ** 4 * (w * v)[i] ** 2 for i in range(m))], sp.expand,
+                [_exact_point({*w, *v})])
+        return proof_from_steps(
+            steps, "every m, W and v", "Σ_i v_i⁴(Wv)_i² ≤ M₀²|v|₁²Σ_i v_i⁴ ≤ M₀²·m|v|₂²·|v|₂⁴ "
+            "(|(Wv)_i| ≤ M₀|v|₁, Cauchy–Schwarz, Σv_i⁴ ≤ |v|₂⁴)",
+            details={"seconds": round(time.perf_counter() - t0, 3)}, general=True)
     return Proof(None, "witnesses", "no witness violates this variant and no argument covers it")
 
 
@@ -1339,17 +1400,20 @@ def semigroup_proof(law: SemigroupBound) -> Proof:
                                          "bound": str(bound),
                                          "‖e^{Wt}‖₂ − bound ≈": str(sp.N(gap, 6))})
     if law.abscissa == "numerical" and law.constant >= 1 and law.rate <= 1:
-        ok = {}
+        steps = {}
         for n in (1, 2, 3):
             w = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"w{i}{j}", real=True))
             y = sp.Matrix([sp.Function(f"y{i}")(tt) for i in range(n)])
             lhs = sp.diff((y.T * y)[0], tt).subs({sp.Derivative(y[i], tt): (w * y)[i]
                                                    for i in range(n)})
-            ok[f"n={n}: d|y|²/dt = yᵀ(W + Wᵀ)y"] = sp.expand(lhs - (y.T * (w + w.T) * y)[0]) == 0
-        if all(ok.values()):
-            return Proof(True, "every real W of any size with λ_max((W+Wᵀ)/2) ≤ −β₀ and every t ≥ 0",
-                         "d|y|²/dt = yᵀ(W+Wᵀ)y ≤ 2μ|y|², Grönwall: ‖e^{Wt}‖₂ ≤ e^{μt} ≤ "
-                         "constant·e^{−rate·β₀t} (constant ≥ 1, rate ≤ 1)",
-                         details={**ok, "seconds": round(time.perf_counter() - t0, 3)})
-        return Proof(None, "general", "the derivative identity did not reduce", details=ok)
+            # a polynomial identity in W and y(t): expanded to 0, or decided false (a nonzero
+            # constant, or a nonzero value at an exact integer point for W and y(t))
+            point = {**_exact_point({tt, *w}), **{yi: -(k + 1) for k, yi in enumerate(y)}}
+            steps[f"n={n}: d|y|²/dt = yᵀ(W + Wᵀ)y"] = decide_zeros(
+                [lhs - (y.T * (w + w.T) * y)[0]], sp.expand, [point])
+        return proof_from_steps(
+            steps, "every real W of any size with λ_max((W+Wᵀ)/2) ≤ −β₀ and every t ≥ 0",
+            "d|y|²/dt = yᵀ(W+Wᵀ)y ≤ 2μ|y|², Grönwall: ‖e^{Wt}‖₂ ≤ e^{μt} ≤ "
+            "constant·e^{−rate·β₀t} (constant ≥ 1, rate ≤ 1)",
+            details={"seconds": round(time.perf_counter() - t0, 3)}, general=True)
     return Proof(None, "witnesses", "no witness violates this variant and no argument covers it")

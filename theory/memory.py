@@ -32,7 +32,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, Step, decide_zero, decide_zeros, fact, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 Rat = Fraction
@@ -189,12 +189,13 @@ APP_I1_C = [Fraction(1), Fraction(0)]
 APP_I1_X = [Fraction(1), Fraction(-1)]
 
 
-def app_i1_witness() -> tuple[bool | None, dict[str, Any]]:
+def app_i1_witness() -> tuple[Proof, dict[str, Any]]:
     """App. I.1's W = [[1, 1], [−4, −3]] with hardtanh, b = 0, U = I, c = e₁, x = (1, −1): exact.
 
     W has the double eigenvalue −1 (Hurwitz, defective). z(t) = (1, −1 − t) solves z' = Wσ(z) exactly
     (σ(z(t)) = (1, −1)), so dŷ/dt ≡ 1 and M(t) ≥ 1 for all t ≥ 0, while h = W⁻¹(z − Ux) grows like t.
-    Returns (whether every step checked — None if SymPy could not check one —, the data)."""
+    Returns (the exact checks as a :class:`Proof` of steps — proved, undecided, or a failed
+    derivation when SymPy decides a step false —, the data)."""
     sp = _sp()
     t = sp.Symbol("t", nonnegative=True)
     w = sym_matrix(APP_I1_W)
@@ -208,9 +209,12 @@ def app_i1_witness() -> tuple[bool | None, dict[str, Any]]:
     z = sp.Matrix([1, -1 - t])
     sig = z.applyfunc(hardtanh)
     x0 = sym_matrix(APP_I1_U) * sym_matrix([[v] for v in APP_I1_X])
-    checks = {"σ(z(t)) = (1, −1)": sp.simplify(sig - sp.Matrix([1, -1])) == sp.zeros(2, 1),
-              "z' = Wσ(z)": sp.simplify(z.diff(t) - w * sig) == sp.zeros(2, 1),
-              "z(0) = Ux": z.subs(t, 0) == x0, "Hurwitz": bool(hurwitz)}
+    at = [{t: 1}]  # an exact point: a wrong step is decided false (a failed derivation)
+    checks: dict[str, Step] = {
+        "σ(z(t)) = (1, −1)": decide_zeros(list(sig - sp.Matrix([1, -1])), points=at),
+        "z' = Wσ(z)": decide_zeros(list(z.diff(t) - w * sig), points=at),
+        "z(0) = Ux": decide_zeros(list(z.subs(t, 0) - x0)),
+        "Hurwitz": fact(bool(hurwitz), "every eigenvalue of W has Re λ < 0")}
     rate = (sym_matrix([APP_I1_C]) * sig)[0]
     cert = hardtanh_corner(APP_I1_W, APP_I1_U, APP_I1_C, APP_I1_X)
     data = {"activation": "hardtanh (1-Lipschitz; in 𝒜₀ with c_σ = 1, Z₀ = 1)",
@@ -222,11 +226,14 @@ def app_i1_witness() -> tuple[bool | None, dict[str, Any]]:
             "M(t)": f"≥ |dŷ/dt|/|x|_∞ = {rate}/{max(abs(v) for v in APP_I1_X)} for every t ≥ 0 "
                     "(not decaying)",
             **(cert or {})}
-    checks["dŷ/dt = 1"] = sp.simplify(rate - 1) == 0
-    checks["saturated corner"] = cert is not None
-    # an exact check SymPy does not confirm leaves the witness unestablished (not a disproof)
-    established: bool | None = all(checks.values()) or None
-    return established, {**data, **{k: str(v) for k, v in checks.items()}}
+    checks["dŷ/dt = 1"] = decide_zeros([rate - 1], points=at)
+    # exact rational arithmetic: no certificate is decided false
+    checks["saturated corner"] = fact(cert is not None, "the saturated-corner certificate applies")
+    # a step SymPy does not confirm leaves the witness unestablished (not a disproof); a step it
+    # decides false is a failed derivation
+    derivation = proof_from_steps(checks, "App. I.1's hardtanh RNN", "SymPy: the exact solution",
+                                  {k: str(v) for k, v in data.items()})
+    return derivation, {**data, **{k: derivation.details[k] for k in checks}}
 
 
 def saturation_lower_bound(w: Mat, c: Sequence[Fraction]) -> dict[str, Any] | None:
@@ -341,10 +348,9 @@ def decaying_rnn_proof(statement: DecayingRNN) -> Proof:
     saturation bound M(t) ≥ |cᵀs|/(1 + t|Ws|_∞) refutes exponential decay for hardtanh and any W the
     class admits; diagonal stability with σ ∈ {tanh, hardtanh} proves decay (Persidskii)."""
     if statement.admits_matrix(APP_I1_W) and statement.admits_activation("hardtanh"):
-        ok, data = app_i1_witness()
-        if ok is None:
-            return Proof(None, "App. I.1's hardtanh RNN", "SymPy could not check the exact solution",
-                         details=data)
+        derivation, data = app_i1_witness()
+        if derivation.holds is not True:  # undecided, or a failed derivation (FAILED)
+            return derivation
         return Proof(False, "the App. I.1 hardtanh RNN (one exact instance)",
                      "exact solution z(t) = (1, −1 − t) of z' = Wσ(z), z(0) = Ux, staying in the saturated "
                      "corner {z₁ ≥ 1, z₂ ≤ −1}; SymPy checks z' = Wσ(z), σ(z) = (1, −1), the spectrum of W",
@@ -354,9 +360,12 @@ def decaying_rnn_proof(statement: DecayingRNN) -> Proof:
         if statement.admits_matrix(w):
             from recmem.theory.memory_defs import hardtanh_memory_proof
 
-            ok, steps = hardtanh_memory_proof(Fraction(0))
+            derivation = hardtanh_memory_proof(Fraction(0))
+            if derivation.holds is not True:  # undecided, or a failed derivation (FAILED)
+                return derivation
+            steps = derivation.details
             low = saturation_lower_bound(w, [Fraction(1), Fraction(0)])
-            if not ok or low is None:
+            if low is None:
                 return Proof(None, "hardtanh, W = −I", "SymPy could not check the saturated memory",
                              details=steps)
             return Proof(False, "hardtanh, W = −I, U = I, b = 0, c = e₁ (decoupled scalar RNNs)",
@@ -390,28 +399,35 @@ def diagonal_stability_proof() -> Proof:
     sv = sp.Matrix(sg)
     # V = Σ d_i Φ(z_i), Φ' = σ: V' = Σ d_i σ(z_i) z_i' = σᵀ D W σ = ½ σᵀ (DW + WᵀD) σ
     vdot = sum(d[i] * sg[i] * (wm * sv)[i] for i in range(m))
-    checks: dict[str, Any] = {"V' = ½σᵀ(DW + WᵀD)σ":
-                              sp.expand(vdot - (sv.T * (dm * wm + wm.T * dm) * sv)[0] / 2) == 0}
+    # each step: confirmed, undecided, or decided false (then a failed derivation, reported so)
+    checks: dict[str, Step] = {"V' = ½σᵀ(DW + WᵀD)σ": decide_zero(
+        vdot - (sv.T * (dm * wm + wm.T * dm) * sv)[0] / 2, simplify=sp.expand)}
     zz = sp.Symbol("s", real=True)
+
+    def to_infinity(expr: Any) -> Step:
+        lim = sp.limit(expr, zz, sp.oo)
+        return True if lim == sp.oo else fact(False if lim.is_finite else None, f"lim = {lim}")
+
     phi_tanh = sp.log(sp.cosh(zz))
-    checks["tanh: Φ = log cosh (Φ' = σ, Φ(0) = 0, Φ → ∞, σ = 0 only at 0)"] = (
-        sp.simplify(sp.diff(phi_tanh, zz) - sp.tanh(zz)) == 0 and sp.limit(phi_tanh, zz, sp.oo) == sp.oo
-        and phi_tanh.subs(zz, 0) == 0 and sp.solve(sp.tanh(zz), zz) == [0])
+    checks["tanh: Φ = log cosh, Φ' = σ"] = decide_zero(sp.diff(phi_tanh, zz) - sp.tanh(zz), [{zz: 1}])
+    checks["tanh: Φ → ∞"] = to_infinity(phi_tanh)
+    checks["tanh: Φ(0) = 0"] = decide_zero(phi_tanh.subs(zz, 0))
+    checks["tanh: σ = 0 only at 0"] = True if sp.solve(sp.tanh(zz), zz) == [0] else None
     phi_hard = sp.Piecewise((zz**2 / 2, sp.Abs(zz) <= 1), (sp.Abs(zz) - sp.Rational(1, 2), True))
-    checks["hardtanh: Φ = z²/2 (|z| ≤ 1), |z| − 1/2 (else), continuous, → ∞"] = (
-        sp.limit(sp.Abs(zz) - sp.Rational(1, 2), zz, sp.oo) == sp.oo
-        and sp.simplify(sp.diff(zz**2 / 2, zz) - zz) == 0 and sp.diff(zz - sp.Rational(1, 2), zz) == 1
-        and phi_hard.subs(zz, 1) == sp.Rational(1, 2))
-    checks["the 2×2 domain decision on the grid {0, ±1/2, ±1, ±2}⁴"] = diagonal_domain_on_grid()
-    failed = [k for k, v in checks.items() if not v]
-    if failed:
-        return Proof(None, "the Persidskii argument", f"SymPy could not check: {failed}",
-                     details={k: str(v) for k, v in checks.items()})
+    checks["hardtanh: Φ = |z| − 1/2 (|z| > 1) → ∞"] = to_infinity(sp.Abs(zz) - sp.Rational(1, 2))
+    checks["hardtanh: Φ' = σ on each piece"] = decide_zeros(
+        [sp.diff(zz**2 / 2, zz) - zz, sp.diff(zz - sp.Rational(1, 2), zz) - 1], points=[{zz: 1}])
+    checks["hardtanh: Φ continuous at |z| = 1"] = decide_zero(phi_hard.subs(zz, 1) - sp.Rational(1, 2))
+    checks["the 2×2 domain decision on the grid {0, ±1/2, ±1, ±2}⁴"] = fact(
+        diagonal_domain_on_grid(), "the domain decision at some W of the exact grid")
+    argument = proof_from_steps(checks, "the Persidskii argument", "Persidskii Lyapunov function")
+    if argument.holds is not True:
+        return argument
     return Proof(True, "every m, every U, b, c, σ ∈ {tanh, hardtanh}, W with DW + WᵀD ≺ 0 for a positive "
                  "diagonal D (argument in recmem.theory.memory; identities checked for m = 3)",
                  "Persidskii Lyapunov function V = Σ d_iΦ(z_i): SymPy checks V' = ½σᵀ(DW + WᵀD)σ, Φ ≥ 0, "
                  "Φ → ∞, σ(z) = 0 ⇔ z = 0; uniform decay by the three-regime argument",
-                 details={k: str(v) for k, v in checks.items()})
+                 details=argument.details, general=True)
 
 
 # ---- the step of Thm 3.9's proof (App. A.8–A.9) ------------------------------------------------
@@ -489,19 +505,25 @@ def step_proof(statement: StableStep) -> Proof:
 
     from recmem.theory.memory_defs import hardtanh_memory_proof
 
-    ok, steps = hardtanh_memory_proof(statement.offset)
-    steps = dict(steps)
-    if not ok:
-        return Proof(None, "scalar hardtanh RNN", "SymPy could not check M_o", details=steps)
+    derivation = hardtanh_memory_proof(statement.offset)
+    if derivation.holds is not True:  # undecided, or a failed derivation (FAILED)
+        return derivation
     t, beta = sp.symbols("t beta", positive=True)
     o = sp.Rational(statement.offset.numerator, statement.offset.denominator)
     m_o = 1 / (t + 1 + o)
-    grows = sp.limit(sp.exp(beta * t) * m_o, t, sp.oo) == sp.oo
+    growth = sp.limit(sp.exp(beta * t) * m_o, t, sp.oo)
+    # a limit SymPy computes to a finite number (or to one at β = 1) is decided false
+    finite = sp.limit(sp.exp(t) * m_o, t, sp.oo) if growth.free_symbols else growth
+    grows = fact(True if growth == sp.oo else False if finite.is_finite else None,
+                 f"e^(βt)M_o(t) → {growth} (β = 1: {finite})")
     # (53) for the readout perturbations |c̃ − 1| ≤ β₀ = 1/2: sup_x |c̃σ(z)|/|x| ≤ (3/2)/(t + 1) → 0
-    uniform = sp.limit(sp.Rational(3, 2) / (t + 1), t, sp.oo) == 0
-    steps.update({"e^(βt)M_o(t) → ∞ (β > 0)": grows, "(53): (1 + β₀)/(t + 1) → 0": uniform})
-    if not (grows and uniform):
-        return Proof(None, "scalar hardtanh RNN", "SymPy could not take the limits", details=steps)
+    uniform = decide_zeros([sp.limit(sp.Rational(3, 2) / (t + 1), t, sp.oo)])
+    limits = proof_from_steps({"e^(βt)M_o(t) → ∞ (β > 0)": grows,
+                               "(53): (1 + β₀)/(t + 1) → 0": uniform}, "scalar hardtanh RNN",
+                              "SymPy: the limits", derivation.details)
+    if limits.holds is not True:  # undecided, or a failed derivation (FAILED)
+        return limits
+    steps = dict(limits.details)
     _, values = step_decide(statement, Fraction(-1), Fraction(1), Fraction(1), Fraction(1, 2))
     return Proof(False, "the constant sequence Ĥ_m = h' = hardtanh(x − h), ŷ = h (w = −1, u = c = 1, b = 0), "
                  "β₀ = 1/2",

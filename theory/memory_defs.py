@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Proof, Step, decide_zeros, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 # ---------------------------------------------------------------------------------------------
@@ -45,36 +45,45 @@ def hardtanh_memory(w: Fraction, u: Fraction, c: Fraction, offset: Fraction, t: 
 
 
 @functools.cache
-def hardtanh_memory_proof(offset: Any = None) -> tuple[bool, dict[str, Any]]:
+def hardtanh_memory_proof(offset: Any = None) -> Proof:
     """SymPy check of the derivation of :func:`hardtanh_memory` (time τ = |w|t, z₀ = ux > 0):
     r(z₀) = e^{z₀−τ−1}/(z₀ + o·u) has r' = e^{z₀−τ−1}(z₀ + o·u − 1)/(z₀ + o·u)² ≥ 0 on (1, τ + 1];
     r(τ + 1) = 1/(τ + 1 + o·u); the unsaturated branch e^{−τ}z₀/(z₀ + o·u) ≤ e^{−τ}/(1 + o·u)
-    ≤ 1/(τ + 1 + o·u) since (1 + o·u)e^τ ≥ 1 + τ + o·u."""
+    ≤ 1/(τ + 1 + o·u) since (1 + o·u)e^τ ≥ 1 + τ + o·u.
+
+    Returns the derivation as a :class:`Proof` of its steps: proved, undecided, or a failed
+    derivation (a step SymPy decided false, ``failed_step``)."""
     import sympy as sp
 
     tau, z0, o, u = sp.symbols("tau z0 o u", nonnegative=True)
     o = sp.Symbol("o", nonnegative=True) if offset is None else sp.nsimplify(offset)
     r = sp.exp(z0 - tau - 1) / (z0 + o * u)
-    deriv_ok = sp.simplify(sp.diff(r, z0) - sp.exp(z0 - tau - 1) * (z0 + o * u - 1)
-                           / (z0 + o * u) ** 2) == 0
-    top_ok = sp.simplify(r.subs(z0, tau + 1) - 1 / (tau + 1 + o * u)) == 0
-    # (1 + o·u)e^τ − (1 + τ + o·u) = (e^τ − 1 − τ) + o·u(e^τ − 1): both ≥ 0 (value 0 at τ = 0,
-    # derivatives e^τ − 1 ≥ 0 and o·u·e^τ ≥ 0)
-    g = (1 + o * u) * sp.exp(tau) - (1 + tau + o * u)
-    split_ok = sp.simplify(g - ((sp.exp(tau) - 1 - tau) + o * u * (sp.exp(tau) - 1))) == 0
-    mono_ok = (sp.simplify(sp.diff(sp.exp(tau) - 1 - tau, tau) - (sp.exp(tau) - 1)) == 0
-               and (sp.exp(tau) - 1 - tau).subs(tau, 0) == 0)
-    # the closed form itself, at symbolic w < 0, u, c > 0, t ≥ 0: M_o(t) = c·u·r(τ + 1), τ = |w|t
-    # (the ratio cσ(z)/(|x| + o) = c·u·σ(z)/(z₀ + o·u) at its maximising input z₀ = τ + 1)
     w, c, t = sp.Symbol("w", negative=True), sp.Symbol("c", positive=True), \
         sp.Symbol("t", nonnegative=True)
     up = sp.Symbol("u", positive=True)
+    # every step's difference is also evaluated at an exact point (inside each symbol's range), so
+    # that a wrong step is decided false (a failed derivation) rather than left undecided
+    at: list[dict[Any, Any]] = [{tau: 2, z0: sp.Rational(3, 2), u: 1, w: -1, c: 1, t: 2, up: 1,
+                                 **({o: sp.Rational(1, 2)} if isinstance(o, sp.Symbol) else {})}]
+    deriv = decide_zeros([sp.diff(r, z0) - sp.exp(z0 - tau - 1) * (z0 + o * u - 1)
+                          / (z0 + o * u) ** 2], points=at)
+    top = decide_zeros([r.subs(z0, tau + 1) - 1 / (tau + 1 + o * u)], points=at)
+    # (1 + o·u)e^τ − (1 + τ + o·u) = (e^τ − 1 − τ) + o·u(e^τ − 1): both ≥ 0 (value 0 at τ = 0,
+    # derivatives e^τ − 1 ≥ 0 and o·u·e^τ ≥ 0)
+    g = (1 + o * u) * sp.exp(tau) - (1 + tau + o * u)
+    below = decide_zeros([g - ((sp.exp(tau) - 1 - tau) + o * u * (sp.exp(tau) - 1)),
+                          sp.diff(sp.exp(tau) - 1 - tau, tau) - (sp.exp(tau) - 1),
+                          (sp.exp(tau) - 1 - tau).subs(tau, 0)], points=at)
+    # the closed form itself, at symbolic w < 0, u, c > 0, t ≥ 0: M_o(t) = c·u·r(τ + 1), τ = |w|t
+    # (the ratio cσ(z)/(|x| + o) = c·u·σ(z)/(z₀ + o·u) at its maximising input z₀ = τ + 1)
     derived = (c * up * r.subs(u, up).subs(z0, tau + 1)).subs(tau, -w * t)
-    closed_ok = sp.simplify(hardtanh_memory(w, up, c, o, t) - derived) == 0
-    ok = bool(deriv_ok and top_ok and split_ok and mono_ok and closed_ok)
-    return ok, {"r'(z₀) sign = sign(z₀ + o·u − 1)": deriv_ok, "r(τ + 1) = 1/(τ + 1 + o·u)": top_ok,
-                "unsaturated branch below": bool(split_ok and mono_ok),
-                "hardtanh_memory = c·u·r(τ + 1) at τ = |w|t": closed_ok}
+    closed = decide_zeros([hardtanh_memory(w, up, c, o, t) - derived], points=at)
+    steps: dict[str, Step] = {"r'(z₀) sign = sign(z₀ + o·u − 1)": deriv,
+                              "r(τ + 1) = 1/(τ + 1 + o·u)": top,
+                              "unsaturated branch below": below,
+                              "hardtanh_memory = c·u·r(τ + 1) at τ = |w|t": closed}
+    return proof_from_steps(steps, "scalar hardtanh RNN", "SymPy: the maximisation over x of "
+                            "the saturated ratio and the closed form M_o(t) = cu/(|w|t + 1 + ou)")
 
 
 def sin_rate(x: Any, t: Any, lib: Any) -> Any:
@@ -85,25 +94,29 @@ def sin_rate(x: Any, t: Any, lib: Any) -> Any:
 
 
 @functools.cache
-def sin_witness() -> tuple[bool, dict[str, Any]]:
+def sin_witness() -> Proof:
     """SymPy: z(t) = 2 atan(tan(x/2)e^{−t}) solves z' = −sin z, z(0) = x; its rate −sin z equals
     −:func:`sin_rate`; for fixed x the rate is ≤ 2|K|e^{−t} (exponential decay); the input
-    x_T = 2 atan(e^T) ∈ (0, π) has |rate| = 1 at t = T, so M(T) ≥ 1/π for every T."""
+    x_T = 2 atan(e^T) ∈ (0, π) has |rate| = 1 at t = T, so M(T) ≥ 1/π for every T. Returns the
+    derivation as a :class:`Proof` of its steps (a step SymPy decided false: ``failed_step``)."""
     import sympy as sp
 
     x, t, tt = sp.symbols("x t T", positive=True)
     k = sp.tan(x / 2)
     z = 2 * sp.atan(k * sp.exp(-t))
-    solves = sp.simplify(sp.diff(z, t) + sp.sin(z)) == 0
+    at = [{x: 1, t: 1, tt: 1}]  # an exact point: a wrong step is decided false, not undecided
+    solves = decide_zeros([sp.diff(z, t) + sp.sin(z)], points=at)
     # z(0) = 2 atan(tan(x/2)) = x on (−π, π): checked at x = 1 and x = 3
-    starts = all(sp.simplify(z.subs({t: 0, x: v}) - v) == 0 for v in (sp.Integer(1), sp.Integer(3)))
+    starts = decide_zeros([z.subs({t: 0, x: v}) - v for v in (sp.Integer(1), sp.Integer(3))])
     rate = sin_rate(x, t, sp)
-    rate_ok = sp.simplify(sp.expand_trig(sp.sin(z)) - rate) == 0
+    rate_ok = decide_zeros([sp.expand_trig(sp.sin(z)) - rate], points=at)
     at_t = sp.simplify(rate.subs(x, 2 * sp.atan(sp.exp(tt))).subs(t, tt))
-    ok = bool(solves and starts and rate_ok and at_t == 1)
-    return ok, {"z = 2 atan(tan(x/2)e^{−t}) solves z' = −sin z": bool(solves), "z(0) = x": bool(starts),
-                "rate = 2Ke^{−t}/(1 + K²e^{−2t})": bool(rate_ok),
-                "rate at t = T for x = 2 atan(e^T)": str(at_t)}
+    steps: dict[str, Step] = {"z = 2 atan(tan(x/2)e^{−t}) solves z' = −sin z": solves,
+                              "z(0) = x": starts, "rate = 2Ke^{−t}/(1 + K²e^{−2t})": rate_ok,
+                              "rate at t = T for x = 2 atan(e^T) is 1": decide_zeros([at_t - 1],
+                                                                                    points=at)}
+    return proof_from_steps(steps, "the sin RNN", "SymPy: the exact solution",
+                            {"rate at t = T for x = 2 atan(e^T)": str(at_t)})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,11 +156,10 @@ def normalisation_proof(statement: Normalisation) -> Proof:
     normalisations agree at t only if a = b."""
     import sympy as sp
 
-    ok, steps = hardtanh_memory_proof()
-    steps = dict(steps)
-    if not ok:
-        return Proof(None, "scalar hardtanh RNN", "the closed form of M_o could not be checked",
-                     details=steps)
+    derivation = hardtanh_memory_proof()
+    if derivation.holds is not True:  # undecided, or a failed derivation (FAILED)
+        return derivation
+    steps = dict(derivation.details)
     t = sp.Symbol("t", nonnegative=True)
     one = Fraction(1)
     diff = sp.simplify(sp.nsimplify(statement.difference(-one, one, one, t)))
@@ -219,17 +231,20 @@ def decay_reading_proof(statement: DecayReading) -> Proof:
     holds in both notions, while M(T) ≥ 1/π for every T contradicts both (6) and (7))."""
     import sympy as sp
 
-    ok, steps = sin_witness()
-    steps = dict(steps)
-    if not ok:
-        return Proof(None, "the sin RNN", "the exact solution could not be checked", details=steps)
+    derivation = sin_witness()
+    if derivation.holds is not True:  # undecided, or a failed derivation (FAILED)
+        return derivation
+    steps = dict(derivation.details)
     x, t = sp.symbols("x t", positive=True)
     rate = sin_rate(x, t, sp)
     # premise for each fixed x (0 < x < π, K = tan(x/2) > 0): e^{βt}·rate → 0 for β < 1
-    pointwise = sp.limit(sp.exp(t / 2) * rate, t, sp.oo) == 0
-    steps["e^(t/2)·rate → 0 for fixed x"] = bool(pointwise)
-    if not pointwise:
-        return Proof(None, "the sin RNN", "SymPy could not take the pointwise limit", details=steps)
+    # (a limit SymPy computes nonzero, at x = 1 if it depends on x, is a failed derivation)
+    limit = proof_from_steps({"e^(t/2)·rate → 0 for fixed x": decide_zeros(
+        [sp.limit(sp.exp(t / 2) * rate, t, sp.oo)], points=[{x: 1}])}, "the sin RNN",
+        "SymPy: the pointwise limit", steps)
+    if limit.holds is not True:
+        return limit
+    steps = dict(limit.details)
     return Proof(False, "the scalar RNN h' = sin(x − h), ŷ = h (w = −1, u = c = 1, b = 0; sin is "
                  "1-Lipschitz)",
                  "exact solution tan(z/2) = tan(x/2)e^(−t) (SymPy): every input's queried memory decays "
@@ -293,7 +308,7 @@ def sketch_proof(statement: ImpulseSketch) -> Proof:
     if gap == 0 or (gap.is_nonnegative is True):
         return Proof(True, "every β, C > 0 (the bound is attained by y_t = (C/β)e^(−βt))",
                      "SymPy: e^(βt)|y_t| ≤ e^(βt)∫_t^∞ Ce^(−βs) ds = C/β, with equality for the extremal y",
-                     details=details)
+                     details=details, general=True)
     for b in (sp.Rational(1, 2), sp.Rational(1, 4), sp.Integer(2), sp.Integer(1)):
         value = gap.subs({beta: b, c: 1})
         if value.is_negative:

@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Decided, Proof, decide_zero, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 INPUTS = ("heaviside", "impulse", "reversed")
@@ -193,27 +193,30 @@ def _query_expression(inp: str, impulse: str, d: int) -> tuple[Any, Any, Any, An
     return q, xs, [f(t) for f in rho], t
 
 
-def _orthant_argument(eps: int, d: int) -> tuple[bool, list[str]]:
+def _orthant_argument(eps: int, d: int) -> tuple[Decided, list[str]]:
     """max over the cube's vertices s of |ε·sᵀv| equals |v|₁ for every v ∈ ℝ^d, |ε| = 1.
 
     On the orthant of a sign pattern σ ∈ {−1, 0, 1}^d, |v|₁ = σᵀv. The vertex σ' (σ with 0 → 1)
     attains it, and for every vertex s both |v|₁ ∓ ε·sᵀv = Σ_i (σ_i ∓ ε s_i) v_i are sums of terms
     whose coefficient is 0 or has the sign σ_i of v_i: non-negative on the orthant. Checked in
-    integers for every σ and s (the argument is termwise, so it holds for every d)."""
+    integers for every σ and s (the argument is termwise, so it holds for every d). Exact integer
+    arithmetic: a pattern where it fails is decided false (a failed derivation step)."""
     steps = []
     for sigma in itertools.product((-1, 0, 1), repeat=d):
         attain = tuple(v if v else 1 for v in sigma)
         if sum(abs(eps) * sg * a for sg, a in zip(sigma, attain, strict=True)) != sum(
                 abs(sg) for sg in sigma):
-            return False, [f"σ = {sigma}: the vertex {attain} does not attain |v|₁"]
+            why = f"σ = {sigma}: the vertex {attain} does not attain |v|₁"
+            return (False, {"integers": why}), [why]
         for vertex in itertools.product((1, -1), repeat=d):
             for sgn in (1, -1):
                 coeff = [sg - sgn * eps * s for sg, s in zip(sigma, vertex, strict=True)]
                 if any(c * sg < 0 for c, sg in zip(coeff, sigma, strict=True)):
-                    return False, [f"σ = {sigma}, vertex {vertex}: coefficients {coeff}"]
+                    why = f"σ = {sigma}, vertex {vertex}: coefficients {coeff}"
+                    return (False, {"integers": why}), [why]
     steps.append(f"every sign pattern σ ∈ {{−1,0,1}}^{d} and vertex s: |v|₁ ∓ ε·sᵀv has "
                  "coefficients of the sign of v_i (or 0); the vertex σ' attains |v|₁")
-    return True, steps
+    return (True, {}), steps
 
 
 # Exact witness points v = ρ(t) tried against every statement (a disproof needs only one).
@@ -232,13 +235,22 @@ def linear_memory_proof(statement: LinearMemory, d: int = 3) -> Proof:
     t0 = time.perf_counter()
     details: dict[str, Any] = {}
     for inp in statement.inputs:
-        q, xs, rho_t, _ = query_expression(statement, inp, d)
+        q, xs, rho_t, t_ = query_expression(statement, inp, d)
         xdotrho = sum((x * r for x, r in zip(xs, rho_t, strict=True)), sp.Integer(0))
-        eps = next((e for e in (1, -1, 0) if sp.simplify(q - e * xdotrho) == 0), None)
+        # each ε's difference is also evaluated at an exact point (ρ_i(s) = s + i, x_i = i, t = 1),
+        # so that Q_t(x) ≠ ε·xᵀρ(t) for every ε is decided false (a failed derivation)
+        s_ = sp.Dummy("s")
+        at = [{**{r.func: sp.Lambda(s_, s_ + i + 1) for i, r in enumerate(rho_t)},
+               **{x: i + 1 for i, x in enumerate(xs)}, t_: 1}]
+        tried = {e: decide_zero(q - e * xdotrho, at) for e in (1, -1, 0)}
+        eps = next((e for e, (ok, _) in tried.items() if ok is True), None)
         details[f"Q_t(x) for {inp}"] = str(q)
         if eps is None:
-            return Proof(None, f"input {inp}", "SymPy could not reduce Q_t(x) to ε·xᵀρ(t)",
-                         details=details)
+            wrong = [e for e, (ok, _) in tried.items() if ok is False]
+            step = (False, {f"ε = {e}": tried[e][1].get("difference at the point", tried[e][1].get(
+                "difference (reduced)")) for e in wrong}) if len(wrong) == 3 else None
+            return proof_from_steps({f"Q_t(x) = ε·xᵀρ(t), ε ∈ {{1, −1, 0}} ({inp})": step},
+                                    f"input {inp}", "SymPy: Q_t(x) from eq. (3)", details)
         points = statement.extreme_points(d)
         for w in WITNESSES:
             vals = [eps * sum((a * b for a, b in zip(x, w, strict=True)), Fraction(0))
@@ -259,17 +271,18 @@ def linear_memory_proof(statement: LinearMemory, d: int = 3) -> Proof:
         if not printed or eps == 0:
             return Proof(None, f"input {inp}", "no exact witness separates the sides and no "
                          "general argument covers these norms", details=details)
-        ok, steps = _orthant_argument(eps, d)
+        orthant, steps = _orthant_argument(eps, d)
         details[f"orthant argument ({inp})"] = " | ".join(steps)
-        if not ok:
-            return Proof(None, f"input {inp}", "orthant argument did not close", details=details)
+        if orthant[0] is not True:  # decided false in integers: a failed derivation (FAILED)
+            return proof_from_steps({f"orthant argument ({inp})": orthant}, f"input {inp}",
+                                    "orthant argument", details)
     details["seconds"] = round(time.perf_counter() - t0, 3)
     inputs = ", ".join(statement.inputs)
     return Proof(True, f"every ρ continuous at t > 0 (undefined functions ρ₁…ρ_{d}), every d "
                  f"(termwise orthant argument, checked for d = {d}); inputs: {inputs}",
                  "SymPy: Q_t(x) from eq. (3) (Leibniz rule / DiracDelta) = ε·xᵀρ(t); sup over x "
                  "= max over the cube's vertices; orthant argument for |v|₁",
-                 details=details)
+                 details=details, general=True)
 
 
 # ---------------------------------------------------------------------------------------------

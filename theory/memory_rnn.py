@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof
+from recmem.theory.proof import Decided, Proof, decide_zeros, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 BOUNDS = ("one", "some", "little-o")
@@ -302,8 +302,9 @@ def _sympy_evidence(inst: Instance2, beta0: Fraction, statement: LinearRNNDecay)
 
 
 @functools.cache
-def _expm_checks() -> tuple[tuple[str, bool], ...]:
-    """SymPy: e^{Wt} solves E' = WE, E(0) = I on every exact instance (a pure check, done once)."""
+def _expm_checks() -> tuple[tuple[str, Decided], ...]:
+    """SymPy: e^{Wt} solves E' = WE, E(0) = I on every exact instance (a pure check, done once),
+    each a derivation step (its entries also evaluated at t = 1: a wrong one is decided false)."""
     import sympy as sp
 
     from recmem.theory.memory import INSTANCES, matrix_exp, sym_matrix
@@ -313,8 +314,8 @@ def _expm_checks() -> tuple[tuple[str, bool], ...]:
     for name, (w, _, _) in INSTANCES.items():
         e = matrix_exp(w)
         out.append((f"e^(Wt) solves E' = WE, E(0) = I: {name}",
-                    bool(sp.simplify(e.diff(t) - sym_matrix(w) * e) == sp.zeros(len(w))
-                         and sp.simplify(e.subs(t, 0)) == sp.eye(len(w)))))
+                    decide_zeros([*(e.diff(t) - sym_matrix(w) * e), *(e.subs(t, 0) - sp.eye(len(w)))],
+                                 points=[{t: 1}])))
     return tuple(out)
 
 
@@ -331,9 +332,10 @@ def linear_rnn_decay_proof(statement: LinearRNNDecay) -> Proof:
 
     t0 = time.perf_counter()
     t = sp.Symbol("t", positive=True)
-    details: dict[str, Any] = dict(_expm_checks())
-    if not all(details.values()):
-        return Proof(None, "e^(Wt)", "SymPy could not verify e^(Wt) on every instance", details=details)
+    expm = proof_from_steps(dict(_expm_checks()), "e^(Wt)", "SymPy: e^(Wt) on every instance")
+    if expm.holds is not True:  # undecided, or a step decided false (a failed derivation)
+        return expm
+    details: dict[str, Any] = dict(expm.details)
     probes = dict(PROBES)
     if (slow := _slow_probe(statement)) is not None:
         probes[f"W = diag(−1, −2), U = (1, 1)ᵀ, c = (1, 1), β₀ = {slow[1]}"] = slow
@@ -370,4 +372,4 @@ def linear_rnn_decay_proof(statement: LinearRNNDecay) -> Proof:
                  "argument); e^(Wt) checked on the exact instances (m ≤ 3: complex, defective, non-normal)",
                  "SymPy: e^(Wt) solves E' = WE, E(0) = I; ρ = Σ p_λ(t)e^(λt) over eigenvalues λ of W, so "
                  "e^(β₀t)|ρ(t)| ≤ poly(t)e^((α + β₀)t) → 0 for α = max Re λ(W) < −β₀",
-                 details=details)
+                 details=details, general=True)

@@ -195,7 +195,7 @@ def chebyshev_divided_difference(n_max: int = 8) -> Proof:
                          counterexample={"n": n, "difference": str((lhs - rhs).as_expr())})
     return Proof(True, f"identity for symbolic nodes, 2 ≤ n ≤ {n_max}",
                  "SymPy: Σ_i (−1)^i T_{n−1}(x_i) D_i = 2^{n−2} D expanded in ℤ[x_1…x_n]",
-                 details={"seconds": round(time.perf_counter() - t0, 3)})
+                 details={"seconds": round(time.perf_counter() - t0, 3)}, general=True)
 
 
 def _fmpq(q: Fraction) -> Any:
@@ -417,9 +417,15 @@ def illcond_proof(law: RealIllConditioning, n_max: int = 8) -> Proof:
             return Proof(False, f"N = {n}", "exact judgement of the bound at a tight configuration "
                          "(the extrema of T_(N−1))", counterexample=values)
     if identity.holds is not True:
+        # the lemma SymPy decided false is a failed derivation step (FAILED), not a disproof of
+        # the statement; undecided leaves the statement undecided
+        failed = None if identity.holds is None else {
+            "step": "Σ_i (−1)^i T_{n−1}(x_i) D_i = 2^{n−2} D (the divided-difference identity)",
+            "value": "; ".join(f"{k} = {v}" for k, v in (identity.counterexample or {}).items())}
         return Proof(None, identity.scope, "the divided-difference identity did not go through: "
                      "the argument proves nothing", details={**details, **identity.details,
-                                                            **(identity.counterexample or {})})
+                                                            **(identity.counterexample or {})},
+                     failed_step=failed)
     # the statement's bound must be at most the proved one at every N: a bound of the form
     # constant·2^(N + shift)/N is a constant multiple of it, compared at every N ≤ n_max
     weaker = all(law.bound(n) <= argument_bound(n) for n in range(2, n_max + 1))
@@ -447,4 +453,4 @@ def illcond_proof(law: RealIllConditioning, n_max: int = 8) -> Proof:
                  f"its identity expanded for 2 ≤ n ≤ {n_max}): κ₂ grows at least exponentially",
                  "SymPy: Σ_i (−1)^i T_{n−1}(x_i) D_i = 2^{n−2} D expanded in ℤ[x_1…x_n]; then "
                  "|T_{n−1}| ≤ 1, Gautschi's lower bound, ‖V‖₁ ≥ N and κ₂ ≥ κ₁/N",
-                 details=details)
+                 details=details, general=True)

@@ -159,7 +159,7 @@ def reconstruct_proof(statement: Reconstruction, n_max: int = 6,
     det = det_identity(n_max)
     if det.holds is not True:
         return Proof(det.holds, det.scope, "square Vandermonde determinant (O.det)",
-                     counterexample=det.counterexample)
+                     counterexample=det.counterexample, general=det.general)
     k, j = sp.symbols("k j", integer=True, positive=True)
     same_matrix = sp.simplify(statement.power(k, j) - VandermondeForm().power(k, j)) == 0
     full_rank = statement.k_excess <= 0
@@ -184,4 +184,4 @@ def reconstruct_proof(statement: Reconstruction, n_max: int = 6,
         scope += f"; the claim's own instance (N = {len(nodes)}, k = {len(u)}) exactly over ℚ(i)"
     details["seconds"] = round(time.perf_counter() - t0, 3)
     return Proof(True, scope, "SymPy: exact probes, Vandermonde determinant, exact "
-                 "pseudo-inverse over ℚ(i)", details=details)
+                 "pseudo-inverse over ℚ(i)", details=details, general=True)

@@ -218,4 +218,4 @@ def unroll_proof(statement: Unrolled, k_max: int = 6, n: int = 2, m: int = 2) ->
                  f"general B of size {n}×{m}",
                  "SymPy: polynomial expansion over ℤ[λ, B, u] + Sum peel-and-shift induction step",
                  details={"induction": " | ".join(steps),
-                          "seconds": round(time.perf_counter() - t0, 3)})
+                          "seconds": round(time.perf_counter() - t0, 3)}, general=True)

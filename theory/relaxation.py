@@ -259,7 +259,7 @@ def relaxation_proof(law: Relaxation) -> Proof:
                      "k, undefined function T̄; covers eq. 31's T̄(j) = Ω_j⁺); affine between "
                      "integers, hence continuous on [1, L]",
                      "SymPy: value at integer k and one-sided limits from the affine pieces",
-                     details={**details, "seconds": round(time.perf_counter() - t0, 3)})
+                     details={**details, "seconds": round(time.perf_counter() - t0, 3)}, general=True)
     length = len(WITNESS_SEQUENCES[0])
     for k in range(1, length + 1):
         for seq in WITNESS_SEQUENCES:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.proof import Proof, decide_zero, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 Matrix = list[list[Fraction]]
@@ -433,24 +433,28 @@ def reparam_proof(st: StableReparam) -> Proof:
         lam = x + sp.I * y
         re_exp = sp.expand_complex(sp.re(st.g_scalar("exp", lam, sp.exp, sp.log)))
         mod2 = sp.expand_complex((1 + sp.exp(lam)) * (1 + sp.exp(x - sp.I * y)))
+        # each identity also at an exact point: a wrong step is decided false (a failed
+        # derivation, reported as such), one SymPy cannot reduce stays undecided
+        at = [{x: 0, y: 1}]
         checks = {
-            "Re(−e^λ) = −e^x cos y": sp.simplify(re_exp + sp.exp(x) * sp.cos(y)) == 0,
+            "Re(−e^λ) = −e^x cos y": decide_zero(re_exp + sp.exp(x) * sp.cos(y), at),
             "|1 + e^λ|² − 1 = e^x(2cos y + e^x)":
-                sp.simplify(mod2 - 1 - sp.exp(x) * (2 * sp.cos(y) + sp.exp(x))) == 0,
-            "Re(1 + e^λ) = 1 + e^x cos y": sp.simplify(
-                sp.expand_complex(sp.re(1 + sp.exp(lam))) - 1 - sp.exp(x) * sp.cos(y)) == 0,
+                decide_zero(mod2 - 1 - sp.exp(x) * (2 * sp.cos(y) + sp.exp(x)), at),
+            "Re(1 + e^λ) = 1 + e^x cos y": decide_zero(
+                sp.expand_complex(sp.re(1 + sp.exp(lam))) - 1 - sp.exp(x) * sp.cos(y), at),
         }
-        details |= checks
-        if all(checks.values()):
-            scope = ("every real M" if st.half_width is None else
-                     "every real M whose eigenvalues satisfy |Im λ| < "
-                     f"{_pi_multiple(st.half_width)}")
-            return Proof(True, scope,
-                         "spectral mapping theorem (Higham, Thm 1.13) + SymPy: Re g(λ) in closed "
-                         "form, range of cos over the strip in (0, 1], so −e^x cos y < 0, "
-                         "|1 + e^λ| > 1 and Re(1 + e^λ) > 1 (principal logarithm exists)",
-                         details={k: str(v) for k, v in details.items()}
-                         | {"seconds": round(time.perf_counter() - t0, 3)})
+        scope = ("every real M" if st.half_width is None else
+                 "every real M whose eigenvalues satisfy |Im λ| < "
+                 f"{_pi_multiple(st.half_width)}")
+        argument = proof_from_steps(
+            checks, scope, "spectral mapping theorem (Higham, Thm 1.13) + SymPy: Re g(λ) in "
+            "closed form, range of cos over the strip in (0, 1], so −e^x cos y < 0, "
+            "|1 + e^λ| > 1 and Re(1 + e^λ) > 1 (principal logarithm exists)",
+            {k: str(v) for k, v in details.items()}
+            | {"seconds": round(time.perf_counter() - t0, 3)}, general=True)
+        if argument.holds is True or argument.failed_step is not None:
+            return argument
+        details |= argument.details
     return Proof(None, "no exact candidate violates the statement and the general argument does "
                  "not apply", "SymPy", details={k: str(v) for k, v in details.items()})
 
@@ -528,4 +532,4 @@ def lru_proof(st: LruEigenvalue) -> Proof:
         return Proof(None, "real ν, θ", "SymPy could not reduce the difference",
                      details={**{k: str(v) for k, v in details.items()}, **witness})
     return Proof(True, "all real ν, θ", "SymPy: the difference simplifies to 0",
-                 details={k: str(v) for k, v in details.items()})
+                 details={k: str(v) for k, v in details.items()}, general=True)

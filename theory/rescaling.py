@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from recmem.theory.proof import Proof, decide_zero
+from recmem.theory.proof import Proof, Step, decide_zero, decide_zeros, fact, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 # The parts of the worked example: (name, which memory the RNN has, which target it must equal).
@@ -100,8 +100,10 @@ class RescaledExample(Statement):
         return one / (k * k), (-one / k if part != PARTS[2] else -one / (k * k))
 
 
-def _decay(sp: Any, p: int) -> dict[str, Any]:
-    """Unimodality, integral and maximum of φ_t(x) = x^{−2}e^{−t/x^p}, and the decay it implies."""
+def _decay(sp: Any, p: int) -> dict[str, Step]:
+    """Unimodality, integral and maximum of φ_t(x) = x^{−2}e^{−t/x^p}, and the decay it implies,
+    each a derivation step SymPy decides (a difference also evaluated at x = 1, t = 2: a wrong
+    step is decided false, a failed derivation)."""
     x, t = sp.symbols("x t", positive=True)
     beta = sp.Symbol("beta", positive=True)
     phi = x**-2 * sp.exp(-t / x**p)
@@ -112,15 +114,19 @@ def _decay(sp: Any, p: int) -> dict[str, Any]:
     dphi = sp.factor(sp.diff(phi, x))
     sign_factor = (t - 2 * x) if p == 1 else 2 * (t - x**2)
     name = "ρ" if p == 1 else "ρ₂"
+    at = [{x: 1, t: 2, beta: 1}]
+    growth = sp.limit(sp.exp(beta * t) * (expected - bound), t, sp.oo)
     return {
         f"{name}: φ′(x) = ({sign_factor})·e^(−t/x^{p})/x^{p + 3}: increasing below x = {a}, "
         "decreasing above":
-            sp.simplify(dphi - sign_factor * sp.exp(-t / x**p) / x ** (p + 3)) == 0,
-        f"{name}: φ(0⁺) = 0": sp.limit(phi, x, 0, "+") == 0,
-        f"{name}: ∫_0^∞ φ = {expected}": sp.simplify(integral - expected) == 0,
-        f"{name}: max φ = φ({a}) = {bound}": sp.simplify(phi.subs(x, a) - bound) == 0,
+            decide_zeros([dphi - sign_factor * sp.exp(-t / x**p) / x ** (p + 3)], points=at),
+        f"{name}: φ(0⁺) = 0": decide_zeros([sp.limit(phi, x, 0, "+")], points=at),
+        f"{name}: ∫_0^∞ φ = {expected}": decide_zeros([integral - expected], points=at),
+        f"{name}: max φ = φ({a}) = {bound}": decide_zeros([phi.subs(x, a) - bound], points=at),
+        # a limit SymPy computes to a finite number is decided false
         f"{name}: e^(βt)·({expected} − bound) → ∞ for every β > 0 (not exponentially decaying)":
-            sp.limit(sp.exp(beta * t) * (expected - bound), t, sp.oo) == sp.oo,
+            fact(True if growth == sp.oo else False if growth.is_finite else None,
+                 f"the limit is {growth}"),
     }
 
 
@@ -164,19 +170,18 @@ def rescaling_proof(st: RescaledExample) -> Proof:
             if ok is None:
                 return Proof(None, part, "SymPy could not decide the term-by-term difference",
                              details={kk: str(v) for kk, v in details.items()})
-    details["vanilla: max_k w_k = −1/m → 0 as m → ∞"] = sp.limit(-1 / m, m, sp.oo) == 0
-    details["ρ₂: rescaled weights w_k = −1/k → 0"] = sp.limit(-1 / k, k, sp.oo) == 0
+    steps: dict[str, Step] = {
+        "vanilla: max_k w_k = −1/m → 0 as m → ∞": decide_zeros([sp.limit(-1 / m, m, sp.oo)]),
+        "ρ₂: rescaled weights w_k = −1/k → 0": decide_zeros([sp.limit(-1 / k, k, sp.oo)])}
     for p in (1, 2):
-        details |= {kk: bool(v) for kk, v in _decay(sp, p).items()}
-    failed = [kk for kk, v in details.items() if v is False]
-    if failed:
-        return Proof(None, "all m, t ≥ 0", f"undecided: {failed}",
-                     details={kk: str(v) for kk, v in details.items()})
+        steps |= _decay(sp, p)
     details["seconds"] = round(time.perf_counter() - t0, 3)
-    return Proof(True, "all m ≥ 1 and t ≥ 0 (exponentials with distinct rates are linearly "
-                 "independent, so term by term, for symbolic k)",
-                 "SymPy: coefficients and rates term by term; limits; φ′, ∫φ and max φ with the "
-                 "unimodal sum–integral bound", details={kk: str(v) for kk, v in details.items()})
+    # a step SymPy could not confirm → undecided; one it decided false → a failed derivation
+    return proof_from_steps(steps, "all m ≥ 1 and t ≥ 0 (exponentials with distinct rates are "
+                            "linearly independent, so term by term, for symbolic k)",
+                            "SymPy: coefficients and rates term by term; limits; φ′, ∫φ and max φ "
+                            "with the unimodal sum–integral bound",
+                            details={kk: str(v) for kk, v in details.items()}, general=True)
 
 
 # ---- the finding: App. C's targets are not integrable ------------------------------------------------
@@ -239,8 +244,9 @@ def integrability_proof(st: IntegrableTargets) -> Proof:
                          details=details)
         if conv is not sp.true and conv is not True:
             return Proof(None, f"p = {p}", "SymPy could not decide the series", details=details)
+    # the statement is about its listed targets only, each decided for every t: a proof of all of it
     return Proof(True, "every listed target", "SymPy: termwise integrals and a convergent sum",
-                 details=details)
+                 details=details, general=True)
 
 
 # ---- one instance at a time (the counterexample search) ---------------------------------------------

@@ -272,7 +272,7 @@ def lemma6_law(law: RingSampling = LEMMA6) -> Proof:
                      "circle |λ| = r, the point 0 when r = 0)",
                      "SymPy: pushforward of (u₁, u₂) through the statement's ν and θ vs the "
                      "area-uniform law (recmem.theory.ring.lemma6_law); " + why,
-                     counterexample=witness, details=details)
+                     counterexample=witness, details=details, general=True)
 
     if law.turns > 1 or law.turns < 0:
         return finish(None, f"θ = 2π·{law.turns}·u₂ wraps around the circle: not derived")
@@ -495,12 +495,19 @@ def invertible_proof(statement: Invertible, n_max_symbolic: int = 6) -> Proof:
 
     det = det_identity(n_max_symbolic)
     if det.holds is not True:
+        # undecided → undecided; O.det's identity decided false (a disproof or a failed step of
+        # its derivation) → this derivation used a false step: a failed derivation (FAILED)
+        failed = det.failed_step or ({"step": "O.det's identity det V_N = Π(λ_i − λ_j)",
+                                      "value": "; ".join(f"{k} = {v}" for k, v in
+                                                         (det.counterexample or {}).items())}
+                                     if det.holds is False else None)
         return Proof(None, "atomless law", "O.det's identity is not proved here: "
-                     f"{det.method}", details={"det identity": str(det.holds)})
+                     f"{det.method}", details={"det identity": str(det.holds)},
+                     failed_step=failed)
     hyp = "0 ≤ r_min ≤ r_max ≤ 1" + (", r_max > 0" if statement.rmax_positive else "")
     return Proof(True, f"{hyp}, all N ≥ 1 (argument in recmem.theory.ring.invertible_proof; det "
                  f"identity: {det.scope})",
                  "SymPy: the law of λ has atoms only at " + ("; ".join(excluded) or "no point")
                  + " ⇒ nodes distinct a.s. ⇒ det V_N = Π(λ_i − λ_j) ≠ 0 (O.det)",
                  details={"atoms at": "; ".join(excluded), "det identity": det.scope,
-                          "seconds": round(time.perf_counter() - t0, 3)})
+                          "seconds": round(time.perf_counter() - t0, 3)}, general=True)

@@ -211,4 +211,4 @@ def roots_condition_proof(statement: RootsOfUnityCondition, n_max: int = 16) -> 
                  f"N ≤ {n_max}; for k > N, V_k is N×k: rank ≤ N < k, σ_k = 0 and κ₂ = ∞, so the "
                  "statement is for k ≤ N only",
                  "exact cyclotomic arithmetic (polynomials mod Φ_N) + SymPy geometric sum",
-                 details={"geometric sum": msg, "seconds": round(time.perf_counter() - t0, 3)})
+                 details={"geometric sum": msg, "seconds": round(time.perf_counter() - t0, 3)}, general=True)

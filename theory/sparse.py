@@ -905,7 +905,7 @@ def _decide(proved: bool, scope: str, method: str, details: dict[str, Any],
     """Proved → True; else an exact counterexample among ``candidates`` → False; else None."""
     if proved:
         return Proof(True, scope, method,
-                     details={**details, "seconds": round(time.perf_counter() - t0, 3)})
+                     details={**details, "seconds": round(time.perf_counter() - t0, 3)}, general=True)
     found, tried = _first_counterexample(judge, candidates)
     details = {**details, "seconds": round(time.perf_counter() - t0, 3)}
     if found is None:

@@ -24,7 +24,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from recmem.theory.proof import Proof, proof_from_steps
+from recmem.theory.proof import Decided, Proof, decide_zero, decide_zeros, proof_from_steps
 from recmem.theory.statement import Control, Statement
 
 NORM_SUB = {"1": "₁", "2": "₂", "inf": "_∞"}
@@ -116,15 +116,20 @@ def readout_proof(law: PerturbationSup, dim: int = 3) -> Proof:
     import sympy as sp
 
     ok2, ok_inf = _maximisers(dim)
-    attained = ok2 and ok_inf
+    # undecided → None; a maximiser identity decided false → a failed derivation (FAILED)
+    maximisers = proof_from_steps({"2-ball maximiser δ* = βv/|v|₂": ok2,
+                                   "∞-ball maximiser δ* = β(1, …, 1)": ok_inf},
+                                  "readout perturbations", "SymPy: the maximisers of Hölder's "
+                                  "equality case")
+    attained = maximisers.holds is True
     if not attained:
-        return Proof(None, "readout perturbations", "SymPy could not verify the maximisers",
-                     details={"2-ball": ok2, "∞-ball": ok_inf})
+        return maximisers
     if law.consistent():
         return Proof(True, f"every width m, e ∈ ℝ, v ∈ ℝ^m, β ≥ 0, ball |δc|{NORM_SUB[law.ball_norm]} "
                      "≤ β (the readout sup of A.8 eqs. (33)–(34) and A.9 eqs. (54)–(55))",
                      "Hölder's inequality (cited) and its equality case at the explicit maximiser "
-                     f"(SymPy, symbolic v ∈ ℝ^{dim})", details={"maximisers verified": attained})
+                     f"(SymPy, symbolic v ∈ ℝ^{dim})", details={"maximisers verified": attained},
+                     general=True)
     # the witness: e = 0, v = (1, 1), β = 1
     w = [sp.Integer(1), sp.Integer(1)]
     sup = {"2": sp.sqrt(2), "inf": sp.Integer(2)}[law.ball_norm]  # |v|_dual at the maximiser
@@ -146,7 +151,7 @@ def readout_proof(law: PerturbationSup, dim: int = 3) -> Proof:
 
 
 @cache
-def _maximisers(dim: int) -> tuple[bool, bool]:
+def _maximisers(dim: int) -> tuple[Decided, Decided]:
     """SymPy: δ* = βv/|v|₂ has |δ*|₂ = β and δ*ᵀv = β|v|₂; δ* = β(1, …, 1) gives β|v|₁ (v > 0:
     |δ*ᵀv| is invariant under the sign flips that map any v there). Statement-independent."""
     import sympy as sp
@@ -155,10 +160,11 @@ def _maximisers(dim: int) -> tuple[bool, bool]:
     beta = sp.Symbol("beta", positive=True)
     two = sp.sqrt(sum(x**2 for x in v))
     star2 = [beta * x / two for x in v]
-    ok2 = (sp.simplify(sum(a * b for a, b in zip(star2, v, strict=True)) - beta * two) == 0
-           and sp.simplify(sp.sqrt(sum(a**2 for a in star2)) - beta) == 0)
-    ok_inf = sp.simplify(sum(beta * x for x in v) - beta * sum(v)) == 0
-    return bool(ok2), bool(ok_inf)
+    at = [{beta: 2, **{x: i + 1 for i, x in enumerate(v)}}]  # a wrong identity is decided false
+    ok2 = decide_zeros([sum(a * b for a, b in zip(star2, v, strict=True)) - beta * two,
+                        sp.sqrt(sum(a**2 for a in star2)) - beta], points=at)
+    ok_inf = decide_zero(sum(beta * x for x in v) - beta * sum(v), at)
+    return ok2, ok_inf
 
 
 @cache
@@ -170,23 +176,27 @@ def corner_proof() -> Proof:
     c, u, w, t = sp.symbols("c u w t", real=True)
     gc, gu, gw, mu = sp.symbols("delta_c delta_u delta_w mu", real=True)
     phi = (c + gc) * (u + gu) * sp.exp((w + gw) * t)
+    # each step's difference is also evaluated at an exact point, so that a wrong step is decided
+    # false (a failed derivation) rather than left undecided
+    at = [{c: 1, u: 2, w: -1, t: 1, gc: 0, gu: 0, gw: 0, mu: 1}]
     # bilinear in (δc, δu): second derivatives vanish, so extremes over a rectangle are at corners
-    bilinear = bool(sp.diff(phi, gc, 2) == 0 and sp.diff(phi, gu, 2) == 0)
+    bilinear = decide_zeros([sp.diff(phi, gc, 2), sp.diff(phi, gu, 2)], sp.expand, at)
     # ∂φ/∂δw = t·φ: for fixed (δc, δu) its sign does not change with δw, so φ is monotone in δw
-    monotone = sp.expand(sp.diff(phi, gw) - t * phi) == 0
+    monotone = decide_zero(sp.diff(phi, gw) - t * phi, at, sp.expand)
     # output: Φ = (c+δc)(u+δu)·g(μ), g(μ) = (e^{μt} − 1)/μ; g'(μ) = K(t) := ∫₀ᵗ s e^{μs} ds > 0
     # for t > 0, verified as K(0) = 0 and dK/dt = t e^{μt} for K = (tμe^{μt} − e^{μt} + 1)/μ²
     g = (sp.exp(mu * t) - 1) / mu
     K = (t * mu * sp.exp(mu * t) - sp.exp(mu * t) + 1) / mu**2
-    out_monotone = (sp.cancel(sp.diff(g, mu) - K) == 0 and sp.cancel(K.subs(t, 0)) == 0
-                    and sp.cancel(sp.diff(K, t) - t * sp.exp(mu * t)) == 0)
+    out_monotone = decide_zeros([sp.diff(g, mu) - K, K.subs(t, 0),
+                                 sp.diff(K, t) - t * sp.exp(mu * t)], sp.cancel, at)
     return proof_from_steps(
         {"bilinear": bilinear, "monotone_in_w": monotone, "output_monotone": out_monotone},
         "the 1-unit linear RNN c·u·e^{wt} under box perturbations of (w, u, c), any half-width "
         "≥ 0, any finite grid of times t ≥ 0, memory and output norms",
         "φ is bilinear in (δc, δu) and ∂φ/∂δw = tφ, so for every t the range of φ over the box is "
         "spanned by its 8 corners (likewise ∫₀ᵗφ, whose μ-derivative is ∫₀ᵗ s e^{μs} ds > 0); "
-        "|ρ(t) − v| is convex in v, so its sup over the box is at a corner (SymPy: derivatives)")
+        "|ρ(t) − v| is convex in v, so its sup over the box is at a corner (SymPy: derivatives)",
+        general=True)
 
 
 # ==== W.stable-exp =================================================================================
@@ -254,23 +264,30 @@ def exp_half_proof() -> Proof:
     # (logarithmic norm of symmetric W plus ‖ΔW‖₂ ≤ β) and Duhamel:
     # D(t) = e^{−dt} − e^{−at} solves D' = −dD + βe^{−at}, D(0) = 0, as does
     # ∫₀ᵗ e^{−d(t−s)}βe^{−as} ds: by uniqueness they agree
+    # exact points at which each step's difference is also evaluated: a wrong step is then
+    # decided false (a failed derivation) rather than left undecided
+    at = [{b: sp.Rational(1, 2), d: 1, t: 2, C: 1, V: 3, a0: 2, A: 3}]
     D = sp.exp(-d * t) - sp.exp(-a * t)
-    duhamel = (sp.expand(sp.diff(D, t) + d * D - b * sp.exp(-a * t)) == 0 and D.subs(t, 0) == 0)
+    duhamel = decide_zeros([sp.diff(D, t) + d * D - b * sp.exp(-a * t), D.subs(t, 0)],
+                           sp.expand, at)
     ts = sp.log(a / d) / b  # the stationary point of D
-    stationary = sp.expand(sp.powsimp(sp.expand_log(sp.diff(D, t).subs(t, ts), force=True))) == 0
+    stationary = decide_zero(sp.diff(D, t).subs(t, ts), at,
+                             lambda e: sp.expand(sp.powsimp(sp.expand_log(e, force=True))))
     # D(t*) = e^{−a t*}·β/d ≤ β/d (t* ≥ 0); D(0) = 0 and D → 0 at ∞
-    peak = sp.cancel(sp.powsimp(sp.expand(D.subs(t, ts) * sp.exp(a * ts)), force=True) - b / d) == 0
+    peak = decide_zero(sp.powsimp(sp.expand(D.subs(t, ts) * sp.exp(a * ts)), force=True) - b / d,
+                       at, sp.cancel)
     # ∫₀^∞ e^{−dt} dt = 1/d and ∫₀^∞ D = 1/d − 1/a (antiderivatives and their limits)
     F = -sp.exp(-d * t) / d
-    integral = (sp.expand(sp.diff(F, t) - sp.exp(-d * t)) == 0 and sp.limit(F, t, sp.oo) == 0
-                and sp.cancel(F.subs(t, 0) + 1 / d) == 0)
+    integral = decide_zeros([sp.diff(F, t) - sp.exp(-d * t), sp.limit(F, t, sp.oo),
+                             F.subs(t, 0) + 1 / d], sp.cancel, at)
     bound = (b * (C + V) + b**2 + C * V * b / d) + ((b * (C + V) + b**2) / d + C * V * (1 / d - 1 / a))
     limit0 = sp.limit(bound.subs(d, a0 - b), b, 0, "+")
     # ρ(t) = A^t is the 1-unit RNN c = u = 1, w = ln A (ExponentialKernel), C = V = 1
-    realised = (A**t).rewrite(sp.exp) == sp.exp(sp.log(A) * t)
+    realised = decide_zero((A**t).rewrite(sp.exp) - sp.exp(sp.log(A) * t), at, sp.expand)
     return proof_from_steps(
                  {"duhamel": duhamel, "stationary": stationary, "peak": peak,
-                  "integral": integral, "limit_at_0": limit0 == 0, "realised": realised},
+                  "integral": integral, "limit_at_0": decide_zero(limit0, at),
+                  "realised": realised},
                  "ρ a finite exponential sum (incl. a^t), realised exactly by W = diag(−r), U = 1, "
                  "c = coefficients, padded to any width m with idle units of rate min r: "
                  "E_m(β) ≤ B(β) for β < a = min r in the Sobolev-type norm over Heaviside inputs, "
@@ -280,7 +297,7 @@ def exp_half_proof() -> Proof:
                  "(cited, not derived here); SymPy: the Duhamel integral, the peak of "
                  "e^{−(a−β)t} − e^{−at} (β/(a−β)), the integrals over [0, ∞), lim_{β→0⁺} B(β) = 0, "
                  "and a^t = e^{t ln a}",
-                 details={"lim_(β→0⁺) B(β)": str(limit0), "B": str(bound)})
+                 details={"lim_(β→0⁺) B(β)": str(limit0), "B": str(bound)}, general=True)
 
 
 def stable_exp_proof(law: StableApproximation, realisable: dict[str, str]) -> Proof:
@@ -290,9 +307,9 @@ def stable_exp_proof(law: StableApproximation, realisable: dict[str, str]) -> Pr
     exponential memory beyond finite sums, and the non-existence of a stable approximation for
     polynomial memory, a statement about every approximant sequence — is not decided here."""
     half = exp_half_proof()
-    if half.holds is not True:
+    if half.holds is not True:  # a step decided false stays a failed derivation (FAILED)
         return Proof(None, "exponential half", "the exponential-half derivation did not close",
-                     details=half.details)
+                     details=half.details, failed_step=half.failed_step)
     wrong = [t for t in law.unstable if t in realisable]
     if wrong:
         t = wrong[0]
@@ -497,7 +514,13 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
     t = sp.Symbol("t", nonnegative=True)
     if law.family == "A0":
         s, lam = sp.symbols("s lambda", positive=True)
-        sol_ok = sp.simplify(sp.diff(sp.exp(-s * lam * t), t) + s * lam * sp.exp(-s * lam * t)) == 0
+        # the scalar solution v_t = e^{−sλt}v_0, also evaluated at an exact point: a wrong step is
+        # decided false (a failed derivation, FAILED), not left undecided
+        scalar = proof_from_steps({"v_t = e^{−sλt}v_0 solves v' = −sλv": decide_zeros(
+            [sp.diff(sp.exp(-s * lam * t), t) + s * lam * sp.exp(-s * lam * t)],
+            points=[{s: 2, lam: 3, t: 1}])}, "𝒜₀", "SymPy: the scalar solution")
+        if scalar.holds is not True:  # undecided, or decided false (a failed derivation)
+            return scalar
         if not law.normal_only:
             # a non-normal Hurwitz W (App. I.1-like Jordan block): W = [[−2, 10], [0, −2]], β₀ = 1
             sv = sp.Integer(1)
@@ -526,7 +549,7 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
                                      "c_σ": str(sv), "β₀": "1", "W": f"[[−{lam_v}]]", "v_0": "1",
                                      "t": "4", "|v_t|": str(vt), "bound": str(bound),
                                      "|v_t| − bound": str(sp.N(vt - bound, 6))})
-        holds = bool(sol_ok) and all(sv >= law.kappa(sv) for sv in (Fraction(1, 2), Fraction(2)))
+        holds = all(sv >= law.kappa(sv) for sv in (Fraction(1, 2), Fraction(2)))
         if not holds:
             return Proof(None, "𝒜₀", "undecided")
         # κ(s) = factor·s^p ≤ s for all s > 0 iff p = 1 and factor ≤ 1
@@ -534,16 +557,18 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
             return Proof(True, "𝒜₀, every normal W with max Re λ(W) < −β₀, every c_σ > 0, t ≥ 0",
                          "|e^{c_σWt}v|₂ ≤ e^{c_σ·max Re λ·t}|v|₂ for normal W (spectral theorem, "
                          "cited; SymPy: the scalar solution) and c_σ·max Re λ < −κβ₀",
-                         details={"scalar solution": sol_ok})
+                         details=scalar.details, general=True)
         return Proof(None, "𝒜₀", f"κ(s) = {law.kappa_text}: not decided for every s > 0")
     # 𝒜₁
     a, b, w, u0 = sp.symbols("a b w u0", positive=True)  # w stands for |w|
     E = sp.exp(-2 * a * w * t)
     u = a * u0 * E / (a - b * u0 * (1 - E))
-    bernoulli = sp.simplify(sp.diff(u, t) - (-2 * w) * u * (a - b * u)) == 0 and \
-        sp.simplify(u.subs(t, 0) - u0) == 0
-    if not bernoulli:
-        return Proof(None, "𝒜₁", "SymPy could not verify the Bernoulli solution")
+    solved = proof_from_steps({"Bernoulli solution: u' = −2wu(a − bu), u(0) = u₀": decide_zeros(
+        [sp.diff(u, t) - (-2 * w) * u * (a - b * u), u.subs(t, 0) - u0],
+        points=[{a: 1, b: 2, w: 1, u0: sp.Rational(1, 4), t: 1}])},
+        "𝒜₁", "SymPy: the Bernoulli solution")
+    if solved.holds is not True:  # undecided, or decided false (a failed derivation)
+        return solved
     # instances: (a, b) = (1/2, 2) (σ = tanh/2), (2, 1/2), (1, 1) (tanh); w = −1 (β₀ = 1), t = 1/4 and 4,
     # L = 1/16, v_0² = Υ_L², the edge of the hypothesis, where the rate a(1 − L) is attained at
     # t = 0 (small L: the 9/8 control needs 9/8·(1 − L) > 1)
@@ -571,11 +596,14 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
         # |v| ≤ Υ_L on [0, t] (|v| decreases) ⇒ d|v|/dt ≤ −|w|(a − bΥ_L²)|v| = −a(1−L)|w||v|
         bL = sp.Symbol("L", positive=True)
         return proof_from_steps(
-            {"a − bΥ_L² = a·slack(L), the statement's rate factor":
-             sp.simplify(a - b * law.upsilon_squared(a, b, bL) - a * law.slack(bL)) == 0},
+            # the step reads the statement (a control may change it): decided false only when
+            # SymPy reduces it to a nonzero constant, no exact point is substituted
+            {"a − bΥ_L² = a·slack(L), the statement's rate factor": decide_zero(
+                a - b * law.upsilon_squared(a, b, bL) - a * law.slack(bL))},
             "𝒜₁ with diagonal W, max λ ≤ −β₀, |v_0| ≤ Υ_L = √(aL/b) (b > 0; b = 0 is linear)",
             "comparison: while |v| ≤ Υ_L, d|v|/dt = −|w||v|(a − bv²) ≤ −a(1 − L)β₀|v| (SymPy: "
-            "a − bΥ_L² = a(1 − L); Bernoulli solution verified)", details={"bernoulli": bernoulli})
+            "a − bΥ_L² = a(1 − L); Bernoulli solution verified)", details=solved.details,
+            general=True)
     return Proof(None, "𝒜₁", f"κ = {law.kappa_text}: not decided")
 
 
@@ -660,7 +688,7 @@ def inclusion_proof(law: BallInclusion) -> Proof:
     if sp.simplify(excess - 1) == 0 or (excess.is_number and excess <= 1):
         return Proof(True, "every m ≥ 1 and β > 0", "max of |δ|_p over the cube of half-width r "
                      f"is at a vertex: r·m^(1/p) = {excess}·β ≤ β (SymPy)",
-                     details={"|vertex|/β": str(excess)})
+                     details={"|vertex|/β": str(excess)}, general=True)
     return Proof(None, "every m", f"|vertex|/β = {excess}: not decided symbolically")
 
 
@@ -747,7 +775,9 @@ def horizons_proof(law: GridHorizons) -> Proof:
     scope = f"the printed grids of App. D ({len(law.points(law.train))} and " \
             f"{len(law.points(law.evaluate))} times)"
     if ok:
-        return Proof(True, scope, "exact rational arithmetic")
+        # the statement is about these printed grids only: comparing them exactly decides all
+        # of it (a proof of the statement, not a sample of its instances)
+        return Proof(True, scope, "exact rational arithmetic", general=True)
     return Proof(False, scope, "exact rational arithmetic", counterexample=witness)
 
 

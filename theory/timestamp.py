@@ -333,7 +333,7 @@ def timestamp_proof(law: Timestamp) -> Proof:
     def done(holds: bool | None, method: str, cx: dict[str, Any] | None = None) -> Proof:
         details["seconds"] = round(time.perf_counter() - t0, 3)
         return Proof(holds, scope, method + " (recmem.theory.timestamp.timestamp_proof)",
-                     counterexample=cx, details=details)
+                     counterexample=cx, details=details, general=True)
 
     if geo["ok"] is False:
         return done(False, "SymPy: Σ λ₀^i minus the statement's closed form is nonzero",

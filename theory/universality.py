@@ -17,7 +17,11 @@ the RNN's whole state x_k; ``input``: (u_k, x_{k,0}) only, the no-memory model),
 The negative controls swap one of the first two; both are false for the Lotka–Volterra map: a
 model without memory is the baseline itself (ratio ≈ 1, not ≤ 1/factor), and an affine readout of
 x_k is affine in the timestamp node and in the input history, while z_k depends on both
-nonlinearly (the uncontrolled orbit alone is not affine in x_{k,0}). The statement is judged
+nonlinearly (the uncontrolled orbit alone is not affine in x_{k,0}). The no-memory control is far
+from the statement's threshold (ratio 1 against 1/10), so a near control joins it: the same
+no-memory model claimed only 5/4× better than the baseline (false for every factor > 1: the model
+is the baseline's own class, trained from an independent initialisation, so its log error ratio is
+symmetric about 0), which the replicate test must still tell apart. The statement is judged
 statistically over independent draws of the RNN, the data and the initialisation
 (checks/claims/paper_o/universality.py); a rejection is a statistical failure, never a certified
 refutation.
@@ -43,6 +47,9 @@ READOUTS = {
 }
 # the reference every statement is compared with: the MLP on what a model without memory sees
 BASELINE = ("input", "mlp")
+# the factor of the near control (:meth:`Universality.controls`): the no-memory model claimed this
+# much better than the baseline, which it is not (it is the baseline's own model class)
+NEAR_FACTOR = Fraction(5, 4)
 
 
 @dataclass(frozen=True)
@@ -74,8 +81,13 @@ class Universality(Statement):
                 f"followed by a {READOUTS[self.readout]} on "
                 f"{FEATURES[self.features]} reproduces the causal map u_{{1:k}} ↦ z_k of the "
                 "controlled Lotka–Volterra system (O eq. 37–38): its validation error is at most "
-                f"1/{self.factor} of that of the {READOUTS[BASELINE[1]]} on "
+                f"{self.threshold_text} of that of the {READOUTS[BASELINE[1]]} on "
                 f"{FEATURES[BASELINE[0]]}")
+
+    @property
+    def threshold_text(self) -> str:
+        """1/factor as an exact fraction ("1/10", "4/5"): the most the error ratio may be."""
+        return str(1 / self.factor)
 
     @property
     def log_threshold(self) -> float:
@@ -94,4 +106,12 @@ class Universality(Statement):
         if self.readout != "linear":
             out.append(Control("an affine readout of the state (no MLP)",
                                replace(self, readout="linear")))
+        # the near control: the no-memory model is the baseline's own model class trained on
+        # the same data from an independent initialisation, so its log error ratio is
+        # symmetric about 0 and *every* factor > 1 is false for it; at NEAR_FACTOR instead of
+        # 10 it shows that the replicate test separates a 25 % gain from none, not only 10×
+        if self.features != "input" and self.factor > NEAR_FACTOR:
+            out.append(Control(f"near: the no-memory MLP claimed only {NEAR_FACTOR}× better than "
+                               "the baseline (its own model class: false for every factor > 1)",
+                               replace(self, features="input", factor=NEAR_FACTOR)))
         return tuple(out)

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from recmem.numerics.exact import QQi
-from recmem.theory.proof import Proof, nonzero_point
+from recmem.theory.proof import Proof, decide_zeros, nonzero_point, proof_from_steps
 from recmem.theory.recurrence import exact_states
 from recmem.theory.statement import Control, Statement
 
@@ -153,7 +153,7 @@ def vandermonde_form_proof(statement: VandermondeForm, k_max: int = 6, n_max: in
                  f"statement's row (SymPy); polynomial identity checked for N ≤ {n_max}, "
                  f"k ≤ {k_max}",
                  "SymPy: polynomial expansion over ℤ[λ, u] + Sum.change_index",
-                 details={"steps": steps, "seconds": round(time.perf_counter() - t0, 3)})
+                 details={"steps": steps, "seconds": round(time.perf_counter() - t0, 3)}, general=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,15 +264,18 @@ def det_proof(statement: VandermondeDet, n_max: int = 8) -> Proof:
     # increasing orientation is the classical [λ_i^(j−1)], and the decreasing one (eq. 4) is its
     # column reversal j ↦ N + 1 − j.
     j = sp.Symbol("j", integer=True, positive=True)
-    premises = {
+    # each premise's difference is also evaluated at N = 5, j = 2: a wrong premise is decided
+    # false (a failed derivation), not left undecided
+    at = [{big_n: 5, j: 2}]
+    premises = proof_from_steps({
         "increasing columns are λ^(j−1)":
-            sp.expand(exponent(big_n, j, increasing=True) - (j - 1)) == 0,
+            decide_zeros([exponent(big_n, j, increasing=True) - (j - 1)], sp.expand, at),
         "decreasing columns reverse the increasing ones":
-            sp.expand(exponent(big_n, j) - exponent(big_n, big_n + 1 - j, increasing=True)) == 0}
-    if not all(premises.values()):
-        return Proof(None, f"N ≤ {n_max}", "sign bookkeeping: its premises about V_N's columns "
-                     "fail, so Vandermonde's determinant does not carry over",
-                     details={k: str(v) for k, v in premises.items()})
+            decide_zeros([exponent(big_n, j) - exponent(big_n, big_n + 1 - j, increasing=True)],
+                         sp.expand, at)},
+        f"N ≤ {n_max}", "sign bookkeeping: its premises about V_N's columns")
+    if premises.holds is not True:  # Vandermonde's determinant does not carry over
+        return premises
     half = big_n * (big_n - 1) / 2
     e = (0 if statement.increasing else half) + (half if not statement.swapped else 0)
     e = sp.sympify(e)
@@ -286,9 +289,13 @@ def det_proof(statement: VandermondeDet, n_max: int = 8) -> Proof:
     if bad:
         n = bad[0]
         ring, diff = _det_difference(statement, n)
-        if not diff:  # the exact expansion holds where the bookkeeping says it fails
+        if not diff:  # the exact expansion holds where the bookkeeping says it fails: the
+            # bookkeeping computed something false (exact arithmetic), a failed derivation
             return Proof(None, f"N ≤ {n_max}", "sign bookkeeping contradicts the exact expansion",
-                         details={"N": n, "sign (−1)^e(N)": signs[n], "e(N)": str(e)})
+                         details={"N": n, "sign (−1)^e(N)": signs[n], "e(N)": str(e)},
+                         failed_step={"step": f"sign bookkeeping (−1)^e(N) at N = {n}",
+                                      "value": f"(−1)^e({n}) = {signs[n]}, but det V_{n} equals "
+                                      f"the right side with the constant {statement.constant}"})
         return Proof(False, f"N = {n}", "sign bookkeeping: (−1)^e(N) differs from the constant",
                      counterexample={"N": n, "sign (−1)^e(N)": signs[n],
                                      "constant": str(statement.constant),
@@ -300,7 +307,7 @@ def det_proof(statement: VandermondeDet, n_max: int = 8) -> Proof:
                  f"Leibniz expansion for N ≤ {n_max} (recmem.theory.vandermonde.det_proof)",
                  "Leibniz expansion over ℚ[λ] vs expanded product + SymPy parity of e(N)",
                  details={"signs at N = 1…4": str(signs),
-                          "seconds": round(time.perf_counter() - t0, 3)})
+                          "seconds": round(time.perf_counter() - t0, 3)}, general=True)
 
 
 def det_identity(n_max: int = 8) -> Proof:

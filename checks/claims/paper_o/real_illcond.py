@@ -40,7 +40,7 @@ from recmem.checks.claims.paper_o._studies import (
     trend_evidence,
 )
 from recmem.checks.search import Instance
-from recmem.checks.verdict import Evidence, Outcome, from_proof
+from recmem.checks.verdict import Evidence, Outcome, from_proof, harness
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.studies import (
     REAL_FAMILIES,
@@ -100,7 +100,9 @@ def _nodes(r: Row) -> list[Fraction]:
 def _sanity(backend: AbstractBackend, rows: list[Row]) -> Evidence:
     """Facts every correct computation satisfies (not the statement): Gautschi's bounds on
     ‖V⁻¹‖₁ and κ₁ ≥ 2^(N−2) (step 3 of the argument), exactly; κ₁/N ≤ κ₂ ≤ N·κ₁ on the certified
-    bracket. A violation is a certified contradiction (a bug), shown."""
+    bracket. They check recmem's machinery, not the statement: the evidence is of kind harness, whose
+    PASS is no evidence for the claim and whose failure (a certified contradiction, shown) is an
+    ERROR — a bug of recmem, never a refutation of the paper."""
     t0 = time.perf_counter()
     bad: list[dict[str, Any]] = []
     for r in rows:
@@ -119,16 +121,14 @@ def _sanity(backend: AbstractBackend, rows: list[Row]) -> Evidence:
                         "kappa2": str(k), "kappa1": str(k1),
                         "inverse_norm1": str(r["inverse_norm1"]),
                         "gautschi": [str(r["gautschi_lower"]), str(r["gautschi_upper"])]})
-    return Evidence(
-        check="certified sanity inequalities: Gautschi's bounds on ‖V⁻¹‖₁, κ₁ ≥ 2^(N−2), "
-              "κ₁/N ≤ κ₂ ≤ N·κ₁",
-        kind="numeric", backend=backend.name,
-        outcome=Outcome.REFUTE if bad else Outcome.PASS, instances=len(rows),
+    return harness(
+        "certified sanity inequalities: Gautschi's bounds on ‖V⁻¹‖₁, κ₁ ≥ 2^(N−2), "
+        "κ₁/N ≤ κ₂ ≤ N·κ₁", backend.name, not bad,
+        f"{len(bad)} violations, first: {bad[0]}" if bad else
+        f"all {len(rows)} points satisfy them", instances=len(rows),
         precision_bits=max(r["kappa"].bits for r in rows),
-        counterexample=bad[0] if bad else None,
         certified_by="exact rationals (fmpq) and ball arithmetic (flint)",
-        message=f"{len(bad)} violations" if bad else f"all {len(rows)} points satisfy them",
-        seconds=time.perf_counter() - t0)
+        data={"violations": bad} if bad else {}, seconds=time.perf_counter() - t0)
 
 
 def _certified_bound(backend: AbstractBackend, law: RealIllConditioning,

@@ -125,7 +125,8 @@ def _jump_part(backend: AbstractBackend, law: Relaxation, tb: list[Fraction]) ->
     rc = mpmath.MPContext()
     rc.prec = max(p + 16, 64)
     bound = rc.mpf(bound_exact.numerator) / bound_exact.denominator
-    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.PASS,
+    # a template: every path below sets the outcome (one that forgot would be ERROR, never PASS)
+    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.ERROR,
                     precision_bits=p, instances=len(ks), condition_number="1")
     with backend.activate():
         jumps = _jump(backend, law, tb, ks, delta)

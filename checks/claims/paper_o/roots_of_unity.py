@@ -82,7 +82,8 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     check = f"κ₂(V_k) on the roots of unity vs the claimed value, N = {n}"
     where = f"nodes exp(2πi·j/{law.order(n)}), j < {n}"
     t0 = time.perf_counter()
-    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.PASS,
+    # a template: every path below sets the outcome (one that forgot would be ERROR, never PASS)
+    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.ERROR,
                     precision_bits=backend.precision_bits, message=f"k ∈ {ks}, {where}")
     wide = [k for k in ks if k > n]
     if wide:

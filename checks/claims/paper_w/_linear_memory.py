@@ -46,6 +46,9 @@ from recmem.numerics.functionals import QUAD_EPSREL
 from recmem.numerics.kernels import Kernel
 from recmem.theory.memory_linear import LinearMemory
 
+# The evidence's record of each point's largest quadrature error estimate (the integrator's own,
+# before rounding terms are added; issue 19: every integral carries its error estimate).
+QUAD_KEY = "quadrature error estimate"
 ENGINE = {"mpmath": "mpmath quad at P bits", "numpy": "QUADPACK (LinearFunctional.output) in float64",
           "flint": "acb.integral (ball arithmetic)"}
 
@@ -69,8 +72,10 @@ def _central_step(kernel: Kernel, t: Any, xw: Any, noise: Any, mp: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=4096)
-def _mp_profile_query(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, bits: int) -> tuple[Any, Any]:
-    """(Q, error) for the scalar profile k of ρ = w·k, in mpmath at ``bits``: Q_t(x) = (xᵀw)·Q.
+def _mp_profile_query(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, bits: int
+                      ) -> tuple[Any, Any, Any]:
+    """(Q, error, the largest of mp.quad's own error estimates) for the scalar profile k of ρ = w·k,
+    in mpmath at ``bits``: Q_t(x) = (xᵀw)·Q.
 
     H_t(u^x) = ∫ρ(s)ᵀx_{t−s} ds = (xᵀw)∫k over the input's support, so every x shares the one
     quadrature of k (computed once per point, not once per x). A pure function of the test input,
@@ -82,8 +87,11 @@ def _mp_profile_query(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, bit
     def f(s: Any) -> Any:
         return kernel.profile_mp(s, mp)
 
+    estimates: list[Any] = []  # mp.quad's error estimates, recorded in the evidence (issue 19)
+
     def quad(a: Any, b: Any) -> tuple[Any, Any]:
         val, est = mp.quad(f, [a, b], error=True)
+        estimates.append(est)
         return val, est + 16 * u * (mm.abs_integral_bound(kernel, a, b, mp) + abs(val))
 
     if inp in ("heaviside", "reversed"):
@@ -97,10 +105,10 @@ def _mp_profile_query(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, bit
         else:
             (g_hi, e_hi), (g_lo, e_lo) = (base, e_base), (base + panel, e_base + e_panel)
         trunc = h**2 / 6 * mm.derivative_bound(kernel, 2, t - h, mp)
-        return (g_hi - g_lo) / (2 * h), trunc + (e_hi + e_lo) / (2 * h)
+        return (g_hi - g_lo) / (2 * h), trunc + (e_hi + e_lo) / (2 * h), max(estimates)
     if impulse == "literal":
         val, est = mp.quad(lambda s: f(s) if s == t else mp.zero, [0, t, mp.inf], error=True)
-        return val, est + 16 * u * (mm.abs_integral_bound(kernel, 0, mp.inf, mp) + abs(val))
+        return val, est + 16 * u * (mm.abs_integral_bound(kernel, 0, mp.inf, mp) + abs(val)), est
     # Dirac: Richardson on the unit-mass pulses, δ balancing δ²/4·sup|k''| against ~50u|k|
     m2 = mm.derivative_bound(kernel, 2, t / 2, mp)
     target = 50 * u * (abs(f(t)) + u)
@@ -108,16 +116,17 @@ def _mp_profile_query(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, bit
     (v1, e1), (v2, e2) = quad(t - delta, t), quad(t - delta / 2, t)
     q = 2 * v2 / (delta / 2) - v1 / delta
     trunc = delta**2 / 4 * mm.derivative_bound(kernel, 2, t - delta, mp)
-    return q, trunc + 2 * e2 / (delta / 2) + e1 / delta
+    return q, trunc + 2 * e2 / (delta / 2) + e1 / delta, max(estimates)
 
 
 def _mp_query_value(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, x: tuple[int, ...],
-                    bits: int) -> tuple[Any, Any]:
-    """Q_t(x) = (xᵀw)·Q and its error bound, in mpmath at ``bits``."""
+                    bits: int) -> tuple[Any, Any, Any]:
+    """Q_t(x) = (xᵀw)·Q, its error bound and the largest quadrature error estimate under it (times
+    |xᵀw|), in mpmath at ``bits``."""
     mp = mm.mp_context(bits)
-    q, err = _mp_profile_query(inp, impulse, kernel, t_q, bits)
+    q, err, est = _mp_profile_query(inp, impulse, kernel, t_q, bits)
     xw = mp.fsum(xi * mm.mq(mp, wi) for xi, wi in zip(x, kernel.weights, strict=True))
-    return xw * q, abs(xw) * err
+    return xw * q, abs(xw) * err, abs(xw) * est
 
 
 def _mp_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction, bits: int
@@ -128,13 +137,14 @@ def _mp_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction, bits: 
     t = mm.mq(mp, t_q)
     points = law.extreme_points(kernel.input_dim)
     qe = [_mp_query_value(inp, law.impulse, kernel, t_q, tuple(x), bits) for x in points]
-    qs = [q for q, _ in qe]
+    qs = [q for q, _, _ in qe]
     lhs = law.lhs(qs, points, absolute=abs, maximum=max)
     rho = kernel.rho_mp(t, mp)
     rhs = law.rhs(rho, absolute=abs, maximum=max, number=lambda q: mm.mq(mp, q))
     err_rhs = 16 * u * mp.fsum(abs(r) for r in rho) * abs(mm.mq(mp, law.scale))
-    return lhs, rhs, max(e for _, e in qe) + err_rhs, {"extreme points": [list(x) for x in points],
-                                                        "Q_t(x)": [mp.nstr(q, 12) for q in qs]}
+    return lhs, rhs, max(e for _, e, _ in qe) + err_rhs, {
+        "extreme points": [list(x) for x in points], "Q_t(x)": [mp.nstr(q, 12) for q in qs],
+        QUAD_KEY: mp.nstr(max(est for _, _, est in qe), 3)}
 
 
 def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
@@ -150,7 +160,7 @@ def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
     fn = LinearFunctional(kernel)
     t = float(t_q)
     points = law.extreme_points(kernel.input_dim)
-    qs, errs = [], []
+    qs, errs, ests = [], [], []
     for x in points:
         xv = np.array(x, dtype=float)
         xw = abs(float(sum(xi * wi for xi, wi in zip(x, kernel.weights, strict=True))))
@@ -161,6 +171,7 @@ def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
             h = float(_central_step(kernel, mp.mpf(t), mp.mpf(xw), QUAD_EPSREL * (mass + u), mp))
             vals, est = fn.output_with_error(step, np.array([t + h, t - h]))
             q = (vals[0] - vals[1]) / (2 * h)
+            ests.append(float(np.max(est)))
             eps = (max(float(np.max(est)), QUAD_EPSREL * float(np.max(np.abs(vals))))
                    + 16 * u * (mass + float(np.max(np.abs(vals)))))
             trunc = h**2 / 6 * xw * float(mm.derivative_bound(kernel, 2, t - h, mp))
@@ -173,6 +184,7 @@ def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
 
             (v1, e1), (v2, e2) = quad(lit, 0.0, t), quad(lit, t, np.inf)
             q, err = v1 + v2, e1 + e2 + 16 * u * mass
+            ests.append(max(e1, e2))
         else:
             m2 = xw * float(mm.derivative_bound(kernel, 2, t / 2, mp))
             f_t = abs(float(kernel.rho(np.array([t]))[0] @ xv))
@@ -180,6 +192,7 @@ def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
             p1, e1 = fn.output_with_error(impulse(xv, delta), np.array([t]))
             p2, e2 = fn.output_with_error(impulse(xv, delta / 2), np.array([t]))
             q = 2 * p2[0] - p1[0]
+            ests.append(float(max(e1[0], e2[0])))
             trunc = delta**2 / 4 * xw * float(mm.derivative_bound(kernel, 2, t - delta, mp))
             err = trunc + 2 * e2[0] + e1[0] + 48 * u * (abs(p1[0]) + abs(p2[0]))
         qs.append(q)
@@ -189,7 +202,8 @@ def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
     rhs = law.rhs(list(rho), absolute=abs, maximum=max, number=float)
     err_rhs = 16 * u * float(np.sum(np.abs(rho))) * abs(float(law.scale))
     return float(lhs), float(rhs), max(errs) + err_rhs, {"extreme points": [list(x) for x in points],
-                                                         "Q_t(x)": [float(q) for q in qs]}
+                                                         "Q_t(x)": [float(q) for q in qs],
+                                                         QUAD_KEY: f"{max(ests):.3g}"}
 
 
 def _flint_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction, bits: int
@@ -287,6 +301,10 @@ def _point_evidence(backend: AbstractBackend, inp: str, ctx: Context) -> Evidenc
         break  # the first point decided false ends the check
     if outcome is Outcome.PASS and unresolved:
         outcome = Outcome.INCONCLUSIVE
+    note = ""
+    if outcome is Outcome.INCONCLUSIVE:
+        note = (f"{unresolved} point(s) unresolved: the point's error bound (the quadrature's own error "
+                "estimate, recorded per point, + rounding + truncation) exceeds |rhs|/2")
     return Evidence(check=_label(inp, backend), kind="numeric", backend=backend.name, outcome=outcome,
                     precision_bits=bits, instances=len(rows), residual=tol.fmt(worst), tolerance="1",
                     tolerance_source="per point: quadrature error estimate + 16u·(∫|xᵀρ| + |value|), "
@@ -295,7 +313,7 @@ def _point_evidence(backend: AbstractBackend, inp: str, ctx: Context) -> Evidenc
                     "(tolerance > |rhs|/2)",
                     counterexample=counterexample if outcome is Outcome.REFUTE else None,
                     certified_by=certified, seconds=time.perf_counter() - t0,
-                    message="" if outcome is not Outcome.FAIL else
+                    message=note if outcome is not Outcome.FAIL else
                     f"lhs {counterexample and counterexample['lhs']} ≠ rhs "
                     f"{counterexample and counterexample['rhs']} beyond the tolerance",
                     data={"points": rows})

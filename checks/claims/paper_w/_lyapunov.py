@@ -27,6 +27,7 @@ from recmem.checks.claim import Context, Param, at_least, parse_fraction
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.certified import symmetric_extreme
+from recmem.numerics.certified_oracles import InternalInconsistency
 
 KINDS = ("nonnormal", "normal", "diagonalizable", "defective")
 C_TOL = 4.0  # the constant c of c·n·κ·u
@@ -531,12 +532,6 @@ def hp(bits: int) -> Any:
     return ctx
 
 
-def _widen(x: Any, ctx: Any, bits: int, up: bool) -> Any:
-    """x moved outwards by |x|·2^-(bits+32): covers the rounding of a few operations at bits + 64."""
-    step = abs(x) * ctx.ldexp(1, -(bits + 32))
-    return x + step if up else x - step
-
-
 @dataclass(frozen=True)
 class Value:
     """A real quantity computed in one arithmetic as an interval [lo, hi]: certified (outward-rounded
@@ -554,10 +549,12 @@ class Value:
 
     @staticmethod
     def exact(q: Fraction, bits: int) -> Value:
-        """A certified enclosure of the rational q."""
-        ctx = hp(bits)
-        x = ctx.mpf(q.numerator) / q.denominator
-        return Value(_widen(x, ctx, bits, False), _widen(x, ctx, bits, True), True, bits)
+        """A certified enclosure of the rational q (a Fraction, int, fmpq or SymPy Rational;
+        ends rounded outwards)."""
+        from recmem.numerics.certified import enclose
+
+        exact = Fraction(int(q.numerator), int(q.denominator))
+        return Value(*enclose(lambda x: x, exact, bits=bits), True, bits)
 
     @property
     def mid(self) -> Any:
@@ -571,22 +568,34 @@ class Value:
 
     def scale(self, q: Fraction) -> Value:
         """q·[lo, hi] for a rational q > 0 (outward when certified)."""
+        if self.certified:
+            return self._outward(lambda x: x * q, self.lo)
         ctx = hp(self.bits)
         f = ctx.mpf(q.numerator) / q.denominator
-        lo, hi = ctx.mpf(self.lo) * f, ctx.mpf(self.hi) * f
-        if not self.certified:
-            return Value(lo, hi, False, self.bits)
-        return Value(_widen(lo, ctx, self.bits, False), _widen(hi, ctx, self.bits, True), True,
-                     self.bits)
+        return Value(ctx.mpf(self.lo) * f, ctx.mpf(self.hi) * f, False, self.bits)
 
     def square(self) -> Value:
         """[lo², hi²] for 0 ≤ lo (outward when certified)."""
+        if self.certified:
+            return self._outward(lambda x: x * x, self.lo)
         ctx = hp(self.bits)
-        lo, hi = ctx.mpf(self.lo) ** 2, ctx.mpf(self.hi) ** 2
-        if not self.certified:
-            return Value(lo, hi, False, self.bits)
-        return Value(_widen(lo, ctx, self.bits, False), _widen(hi, ctx, self.bits, True), True,
+        return Value(ctx.mpf(self.lo) ** 2, ctx.mpf(self.hi) ** 2, False, self.bits)
+
+    def sqrt(self) -> Value:
+        """[√max(lo, 0), √hi] (outward when certified): e.g. ‖A‖₂ from a bracket of λ_max(AᵀA)."""
+        if self.certified:
+            return self._outward(lambda x: x.ctx.sqrt(x), max(self.lo, 0))
+        ctx = hp(self.bits)
+        return Value(ctx.sqrt(max(ctx.mpf(self.lo), ctx.mpf(0))), ctx.sqrt(ctx.mpf(self.hi)), False,
                      self.bits)
+
+    def _outward(self, f: Any, lo: Any) -> Value:
+        """[f(lo), f(hi)] for f increasing, a certified Value: the ends rounded outwards
+        (``numerics.certified.enclose``; rounded to nearest an end could move inwards)."""
+        from recmem.numerics.certified import enclose
+
+        return Value(enclose(f, lo, bits=self.bits)[0], enclose(f, self.hi, bits=self.bits)[1],
+                     True, self.bits)
 
     def __str__(self) -> str:
         tag = "ball" if self.certified else "±"
@@ -676,11 +685,152 @@ def solve_in(backend: AbstractBackend, w: Any, q: Any = None) -> Any:
     return sol.P
 
 
+# ---- run-time oracles of every P a claim reads (issue 19) ------------------------------------
+#
+# A P that a check reads is judged first by its own residual against the equation it claims to
+# solve (numerics.lyapunov.residual_oracle), recomputed here from the P actually read and the
+# claim's exact W, Q — never taken from the solver's own statement, so a slip anywhere between
+# the solver and the check shows. A P that fails it makes the check FAILED (a float residual
+# beyond c·m·u) or ERROR (an exact or ball answer that fails: an internal inconsistency of
+# recmem), never PASS and never a refutation of the paper. Where two arithmetics compute the same
+# P in one run, :func:`compare_routes` compares them (ctx.shared).
+
+class OracleFailure(InternalInconsistency):
+    """An exact P that fails its oracle (a bug of recmem: the check reports ERROR). One mechanism
+    with the certified routines' run-time oracles (``numerics.certified_oracles``)."""
+
+
+def oracle_of(backend: AbstractBackend, w: Any, p: Any, q: Any = None) -> Any:
+    """The oracle (:class:`~recmem.numerics.lyapunov.Residual`) of a P solved for WᵀP + PW = −Q
+    (W App. A.9 eq. (48)) in ``backend``: exact over ℚ, a ball containing 0 in flint, else
+    ρ ≤ c·m·u with u of the arithmetic and m = n² for mpmath (LU on the Kronecker system), n for
+    numpy (Bartels–Stewart) and torch (sign-Newton)."""
+    import flint
+
+    from recmem.numerics import lyapunov as ly
+
+    if isinstance(p, flint.fmpq_mat):
+        return ly.residual_oracle(w, q, p)
+    n = int(ly.fmpq_matrix(w).nrows())
+    if backend.encloses:
+        return ly.residual_oracle(w, q, p, bits=backend.precision_bits + 64)
+    m = n * n if backend.spec.kind == "mpmath" else n
+    return ly.residual_oracle(w, q, p, unit_roundoff=backend.unit_roundoff, scale=m)
+
+
+def exact_p(w: Any, q: Any = None) -> Any:
+    """The exact P of WᵀP + PW = −Q over ℚ (``fmpq_mat``), checked by its oracle (R = 0 exactly);
+    :class:`OracleFailure` (ERROR evidence) otherwise."""
+    from recmem.numerics import lyapunov as ly
+
+    p = ly.exact(w, q).P
+    orc = ly.residual_oracle(w, q, p)
+    if not orc.ok:
+        raise OracleFailure(f"the exact Lyapunov solver's P fails its oracle: {orc.text} "
+                            f"(relative residual {mpmath.nstr(orc.value, 3)}): a bug of recmem")
+    return p
+
+
+def with_oracle(ev: Evidence, orc: Any, what: str = "P") -> Evidence:
+    """``ev`` with the oracle of the P it read recorded in its data; a failed oracle turns it into
+    FAIL (point arithmetic) or ERROR (exact/ball: an internal inconsistency), with the residual
+    shown, and drops any counterexample (nothing computed from that P refutes anything)."""
+    data = {**ev.data, **orc.record()}
+    if orc.ok:
+        return replace(ev, data=data)
+    outcome = Outcome.ERROR if orc.certified else Outcome.FAIL
+    why = (f"{what} fails its oracle: {orc.text}; relative residual {mpmath.nstr(orc.value, 3)}"
+           + (f" > tolerance {mpmath.nstr(orc.tolerance, 3)}" if orc.tolerance else "")
+           + (" (an internal inconsistency of recmem, not a finding about the paper)"
+              if orc.certified else " (the check's value rests on it, so it decides nothing)"))
+    return replace(ev, outcome=outcome, data=data, counterexample=None, certified_by=None,
+                   message=f"{why}; {ev.message}" if ev.message else why)
+
+
+def _as_arb(p: Any, bits: int) -> Any:
+    """A computed P as an ``arb_mat`` (balls as they are, points exactly)."""
+    import flint
+
+    from recmem.numerics.lyapunov import _point_to_arb
+
+    if hasattr(p, "detach") and p.ndim == 3:
+        p = p[0]
+    with flint.ctx.workprec(bits):
+        return flint.arb_mat(p) if isinstance(p, flint.fmpq_mat) else _point_to_arb(p)
+
+
+ROUTE_BITS = 1024  # the comparison runs here: beyond every arithmetic offered (flint/mpmath ≤ 512)
+
+
+def compare_routes(ctx: Context, key: Any, route: str, p: Any, error: mpmath.mpf,
+                   check: str, backend: str) -> tuple[dict[str, str], Evidence | None]:
+    """Compare the P computed by ``route`` (an arithmetic's name) with every other route's P for
+    the same object ``key`` computed earlier in this run (kept in ``ctx.shared``: the object does
+    not depend on the statement). ``error``: the route's bound on ‖P̂ − P‖_F (0 for balls, whose
+    radii enter the comparison, and exact answers).
+
+    Returns (data for the check: the routes it agrees with, their distances), and an ERROR
+    evidence naming both values when ‖P̂₁ − P̂₂‖_F exceeds both bounds (balls: the lower end of the
+    distance of the two enclosures) — never averaged away."""
+    import flint
+
+    from recmem.numerics.flint_backend import arb_to_mpf
+
+    store = ctx.shared.setdefault(("lyapunov routes", key), {})
+    mine = _as_arb(p, ROUTE_BITS)
+    data: dict[str, str] = {}
+    bad = None
+    for other, (q, err2) in store.items():
+        if other == route:
+            continue
+        with flint.ctx.workprec(ROUTE_BITS):
+            d = mine - q
+        # the lower end of ‖ΔP‖_F over the balls: Σ max(|mid| − rad, 0)², rounded down (64 bits)
+        lows = [max(abs(arb_to_mpf(e.mid(), MP64)) - arb_to_mpf(e.rad(), MP64) * (1 + MP64.eps),
+                    MP64.mpf(0)) for e in d.entries()]
+        dist_lo = mpmath.mpf(MP64.sqrt(MP64.fsum(x * x for x in lows)) * (1 - 4 * MP64.eps))
+        bound = mpmath.mpf(error) + mpmath.mpf(err2)
+        data[f"P agrees with {other}"] = (f"‖ΔP‖_F ≥ {mpmath.nstr(dist_lo, 3)} vs bound "
+                                          f"{mpmath.nstr(bound, 3)}: "
+                                          + ("yes" if dist_lo <= bound else "NO"))
+        if dist_lo > bound and bad is None:
+            bad = Evidence(check=f"routes agree on P ({check})", kind="numeric", backend=backend,
+                           outcome=Outcome.ERROR,
+                           message=(f"{route} and {other} computed the same P and disagree beyond "
+                                    f"both error bounds: ‖P({route}) − P({other})‖_F ≥ "
+                                    f"{mpmath.nstr(dist_lo, 4)} > {mpmath.nstr(bound, 3)} (an "
+                                    "internal inconsistency of recmem)"),
+                           residual=mpmath.nstr(dist_lo, 3), tolerance=mpmath.nstr(bound, 3),
+                           tolerance_source="the sum of both routes' error bounds",
+                           data={f"P ({route})": _short(mine), f"P ({other})": _short(q)})
+    store.setdefault(route, (mine, mpmath.mpf(error)))
+    return data, bad
+
+
+def _short(m: Any) -> str:
+    """An ``arb_mat``'s midpoints to 8 digits."""
+    from recmem.numerics.flint_backend import arb_to_mpf
+
+    return "[" + ", ".join("[" + ", ".join(mpmath.nstr(arb_to_mpf(m[i, j].mid(), MP64), 8)
+                                           for j in range(m.ncols())) + "]"
+                           for i in range(m.nrows())) + "]"
+
+
 # ---- evidence -------------------------------------------------------------------------------
+
+Recompute = Callable[[AbstractBackend], "tuple[Value, Fraction | Value] | None"]
+
+
+def certify_in_balls(bits: int) -> AbstractBackend:
+    """The flint backend that certifies a point arithmetic's violation: ball arithmetic at
+    max(2·bits, 128) bits (a violation that merely "stays put" as the precision rises is a
+    heuristic, not a certificate)."""
+    return make_backend(BackendSpec("flint", bits=max(2 * bits, 128)))
+
 
 def compare(check: str, backend: AbstractBackend, value: Value, bound: Fraction | Value, *,
             relation: str, tol_abs: mpmath.mpf, tol_text: str, kappa_text: str | None = None,
-            recompute: Callable[[int], Value] | None = None, t0: float | None = None,
+            recompute: Recompute | None = None, t0: float | None = None,
             data: dict[str, Any] | None = None, counterexample: dict[str, Any] | None = None
             ) -> Evidence:
     """Evidence that ``value`` ≤ ``bound`` (relation "le") or = ``bound`` (relation "eq").
@@ -688,14 +838,17 @@ def compare(check: str, backend: AbstractBackend, value: Value, bound: Fraction 
     Ball arithmetic: disjoint balls refute (certified), separated or narrow containing balls pass,
     overlapping wide balls are inconclusive. Point arithmetic: the claimed relation must hold up to
     ``tol_abs`` (from c·n·κ·u); a violation beyond it is a FAIL, except in mpmath where
-    ``recompute(2·bits)`` checks that the violation stays put as the precision doubles (then a
-    certified REFUTE). A tolerance beyond half the bound is INCONCLUSIVE.
+    ``recompute(flint backend)`` recomputes (value, bound) in ball arithmetic
+    (:func:`certify_in_balls`): separated enclosures make it a certified REFUTE; anything else
+    (overlap, or None: the recomputation's own oracle failed) leaves it a FAIL. A tolerance beyond
+    half the bound is INCONCLUSIVE.
     """
     t0 = time.perf_counter() if t0 is None else t0
     b = bound if isinstance(bound, Value) else Value.exact(bound, value.bits)
     ctx = hp(max(value.bits, b.bits))
     excess = ctx.mpf(value.mid) - ctx.mpf(b.mid)
-    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.PASS,
+    # ERROR until a path below sets the outcome it earned (a path that forgot is a visible bug)
+    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.ERROR,
                     precision_bits=value.bits, condition_number=kappa_text,
                     residual=tol.fmt(excess), tolerance=tol.fmt(tol_abs),
                     tolerance_source=tol_text, counterexample=None,
@@ -726,24 +879,35 @@ def compare(check: str, backend: AbstractBackend, value: Value, bound: Fraction 
     violated = excess > tol_abs if relation == "le" else abs(excess) > tol_abs
     if not violated:
         return replace(base, outcome=Outcome.PASS, seconds=time.perf_counter() - t0)
+    note = "not certified in this arithmetic"
     if recompute is not None and backend.spec.kind == "mpmath":
-        again = recompute(2 * value.bits)
-        excess2 = hp(again.bits).mpf(again.mid) - hp(again.bits).mpf(b.mid)
-        if abs(excess2 - excess) <= tol_abs:
-            return replace(base, outcome=Outcome.REFUTE, counterexample=counterexample,
-                           certified_by=f"the violation stays put as precision rises: "
-                                        f"{mpmath.nstr(excess, 6)} at {value.bits} bits, "
-                                        f"{mpmath.nstr(excess2, 6)} at {again.bits} bits",
-                           seconds=time.perf_counter() - t0)
+        fb = certify_in_balls(value.bits)
+        try:
+            with fb.activate():
+                again = recompute(fb)
+        except (ValueError, ArithmeticError) as exc:  # a recomputation that raised certifies nothing
+            again, note = None, f"the ball recomputation (flint@{fb.precision_bits}) raised {exc}"
+        else:
+            note = f"the ball recomputation (flint@{fb.precision_bits}) failed its own oracle"
+        if again is not None:
+            v2, bound2 = again
+            b2 = bound2 if isinstance(bound2, Value) else Value.exact(bound2, v2.bits)
+            apart = v2.lo > b2.hi if relation == "le" else (v2.lo > b2.hi or b2.lo > v2.hi)
+            if v2.certified and b2.certified and apart:
+                return replace(base, outcome=Outcome.REFUTE, counterexample=counterexample,
+                               certified_by=(f"ball arithmetic (recomputed in "
+                                             f"flint@{fb.precision_bits}): the value's enclosure "
+                                             f"[{mpmath.nstr(v2.lo, 10)}, {mpmath.nstr(v2.hi, 10)}] "
+                                             + ("lies above" if relation == "le" else
+                                                "is disjoint from")
+                                             + f" the bound's [{mpmath.nstr(b2.lo, 10)}, "
+                                               f"{mpmath.nstr(b2.hi, 10)}]"),
+                               seconds=time.perf_counter() - t0)
+            note = f"the ball recomputation (flint@{fb.precision_bits}) does not separate them"
     return replace(base, outcome=Outcome.FAIL, counterexample=counterexample,
                    message=f"violation {mpmath.nstr(excess, 4)} exceeds the tolerance "
-                           f"{mpmath.nstr(tol_abs, 3)} (not certified in this arithmetic)",
+                           f"{mpmath.nstr(tol_abs, 3)} ({note})",
                    seconds=time.perf_counter() - t0)
-
-
-def backend_at(backend: AbstractBackend, bits: int) -> AbstractBackend:
-    """The same arithmetic at another precision (mpmath/flint)."""
-    return make_backend(BackendSpec(backend.spec.kind, bits=bits))
 
 
 def proof_time(fn: Callable[[], Any]) -> tuple[Any, float]:
@@ -780,6 +944,9 @@ class SequenceTerm:
     arith: Any
     bits: int
     rel_tol: mpmath.mpf
+    residual: Any = None  # the integral's oracle (numerics.lyapunov.Residual), None if diverged
+    routes: dict[str, str] = field(default_factory=dict)  # agreement with other arithmetics
+    disagreement: Evidence | None = None  # ERROR evidence when another arithmetic disagrees
 
     @property
     def alpha(self) -> Fraction:
@@ -805,7 +972,10 @@ def sequence_term(backend: AbstractBackend, m: int, bits: int | None = None) -> 
     if kind == "flint":
         b = bits or backend.precision_bits
         res = ly.integral_enclosure(wq, eye, integrand.congruence, bits=b)
-        return SequenceTerm(m, w, res.P, res.status, res.text, None, b, mpmath.mpf(0))
+        # the oracle recomputed from the P read here (never the route's own statement)
+        orc = None if res.P is None else ly.residual_oracle(
+            wq, eye, res.P, congruence=integrand.congruence, bits=b + 64, what="L_C(P) + X")
+        return SequenceTerm(m, w, res.P, res.status, res.text, None, b, mpmath.mpf(0), orc)
     arith = ly.PointArithmetic(kind, bits=bits or backend.precision_bits,
                                dtype=backend.spec.dtype or "float64",
                                device=backend.spec.device or "cpu")
@@ -816,7 +986,10 @@ def sequence_term(backend: AbstractBackend, m: int, bits: int | None = None) -> 
         # |Δ(P)_mm| ≤ ‖ΔP‖_F ≲ c·(a + m + 8)·u·‖P̂‖_F (m + 8: the few roundings of the callers)
         rel = C_TOL * (res.amplification + m + 8) * arith.unit_roundoff * arith.fro(res.P) / corner \
             if corner > 0 else mpmath.inf
-    return SequenceTerm(m, w, res.P, res.status, res.text, arith, arith.bits, mpmath.mpf(rel))
+    orc = None if res.P is None else ly.residual_oracle(
+        wq, eye, res.P, unit_roundoff=arith.unit_roundoff, scale=res.amplification + m,
+        congruence=integrand.congruence, what="L_C(P) + X")
+    return SequenceTerm(m, w, res.P, res.status, res.text, arith, arith.bits, mpmath.mpf(rel), orc)
 
 
 def sequence_terms(backend: AbstractBackend, ctx: Context, sizes: Any) -> list[SequenceTerm]:
@@ -826,7 +999,16 @@ def sequence_terms(backend: AbstractBackend, ctx: Context, sizes: Any) -> list[S
     for m in sizes:
         key = ("superdiagonal integral", backend.name, m)
         if key not in ctx.shared:
-            ctx.shared[key] = sequence_term(backend, m)
+            t = sequence_term(backend, m)
+            if t.P is not None and (t.residual is None or t.residual.ok):
+                # the same P_m from the other arithmetics of this run: ‖ΔP‖_F within both bounds
+                # (point: c·(a + m + 8)·u·‖P̂‖_F = rel_tol·|(P̂)_mm|; balls: their radii)
+                err = mpmath.mpf(0) if t.arith is None else \
+                    t.rel_tol * abs(_native_scalar(t.P[m - 1, m - 1]))
+                routes, bad = compare_routes(ctx, ("superdiagonal", m), backend.name, t.P, err,
+                                             f"P_{m} of the witness", backend.name)
+                t = replace(t, routes=routes, disagreement=bad)
+            ctx.shared[key] = t
         out.append(ctx.shared[key])
     return out
 
@@ -909,6 +1091,16 @@ def witness_evidence(check: str, backend: AbstractBackend, terms: list[SequenceT
         return replace(base, message=f"the integral for m = {bad[0].m} did not converge in "
                                      f"{backend.name} ({bad[0].status}): {bad[0].text}",
                        seconds=time.perf_counter() - t0)
+    failed = [t for t in terms if t.residual is not None and not t.residual.ok]
+    if failed:
+        return replace(with_oracle(base, failed[0].residual, f"the integral P_{failed[0].m}"),
+                       seconds=time.perf_counter() - t0)
+    split = [t for t in terms if t.disagreement is not None]
+    if split:
+        d = split[0].disagreement
+        assert d is not None
+        return replace(base, outcome=Outcome.ERROR, message=d.message, data=d.data,
+                       seconds=time.perf_counter() - t0)
     ctx = hp(max(t.bits for t in terms))
     devs, data = [], {}
     for r in rows:
@@ -918,6 +1110,11 @@ def witness_evidence(check: str, backend: AbstractBackend, terms: list[SequenceT
     for name, val, _ in signs:
         data[name] = str(val)
     data[f"integral (m = {terms[-1].m})"] = terms[-1].text
+    if terms[-1].residual is not None:
+        data |= terms[-1].residual.record()
+        data["P's residual"] = ", ".join(f"m = {t.m}: {mpmath.nstr(t.residual.value, 2)}"
+                                         for t in terms if t.residual is not None)
+    data |= {f"{k} (m = {terms[-1].m})": v for k, v in terms[-1].routes.items()}
     balls = all(t.arith is None for t in terms)
     if balls:
         agree = [not (r.value.lo > Value.exact(r.exact, r.value.bits).hi
@@ -1040,9 +1237,7 @@ def head_p(seq: Any) -> Any:
 
 @functools.lru_cache(maxsize=512)
 def _head_p(head: tuple[tuple[Fraction, ...], ...]) -> Any:
-    from recmem.numerics.lyapunov import exact
-
-    return exact(head).P
+    return exact_p(head)
 
 
 def lmax_float(p: Any) -> float:

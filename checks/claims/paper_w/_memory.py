@@ -22,6 +22,7 @@ import mpmath
 import numpy as np
 
 from recmem.checks.claim import Context, Param, parse_fraction
+from recmem.checks.tolerance import RESOLVE_LIMIT
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.numerics.kernels import ExponentialKernel, ExpSumKernel, Kernel, PolynomialKernel, parse_kernel
@@ -510,14 +511,30 @@ def rnn_key(rnn: RNN) -> tuple[Any, ...]:
 
 # ---- evidence ----------------------------------------------------------------------------------
 
+def unresolved_points(errors: Any, scale: Any) -> int:
+    """How many points' error bounds (an integrator's error estimate and the rounding added to it)
+    exceed half the quantity they measure (``scale``, e.g. |rhs|): there the integration does not
+    resolve the answer, so agreement within the bound says nothing (issue 19)."""
+    return int(np.sum(~(np.asarray(errors, dtype=float)
+                        <= float(RESOLVE_LIMIT) * np.abs(np.asarray(scale, dtype=float)))))
+
+
 def judged(check: str, backend: AbstractBackend, residual: float | Any, tolerance: float | Any,
            source: str, t0: float, *, bits: int | None = None, message: str = "",
            data: dict[str, Any] | None = None, instances: int = 1,
-           fail_outcome: Outcome = Outcome.FAIL) -> Evidence:
-    """PASS when residual ≤ tolerance, else ``fail_outcome`` (FAIL: not certified)."""
+           fail_outcome: Outcome = Outcome.FAIL, unresolved: int = 0) -> Evidence:
+    """PASS when residual ≤ tolerance, else ``fail_outcome`` (FAIL: not certified); a pass with
+    ``unresolved`` > 0 points (:func:`unresolved_points`: integration error bounds that do not
+    resolve the right-hand side) is INCONCLUSIVE."""
     ok = bool(residual <= tolerance)
+    outcome = Outcome.PASS if ok else fail_outcome
+    if ok and unresolved:
+        outcome = Outcome.INCONCLUSIVE
+        note = (f"{unresolved} point(s) unresolved: the integration error bound exceeds half the "
+                "right-hand side")
+        message = f"{message}; {note}" if message else note
     return Evidence(check=check, kind="numeric", backend=backend.name,
-                    outcome=Outcome.PASS if ok else fail_outcome,
+                    outcome=outcome,
                     precision_bits=bits if bits is not None else backend.precision_bits,
                     instances=instances, residual=_s(residual), tolerance=_s(tolerance),
                     tolerance_source=source, message=message, seconds=time.perf_counter() - t0,

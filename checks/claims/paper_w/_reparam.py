@@ -2,9 +2,11 @@
 
 1. Point judgements (CLAIMS.md ground rules 2–3) for checks that are not matrix identities:
    a residual that must vanish or a quantity that must be negative. Point arithmetics are judged
-   against an error bound derived from the problem; ball arithmetic by enclosure. Failures in
-   mpmath become certified when they stay put at doubled precision (the caller supplies the
-   recomputation). The evidence reports the largest value/error-bound ratio as its residual with
+   against an error bound derived from the problem; ball arithmetic by enclosure. A failure in
+   mpmath becomes a certified refutation only when the caller's recomputation of the failing
+   points in ball arithmetic (python-flint, :func:`flint_for`) excludes the claimed value; a
+   residual that merely stays put when the precision doubles is a heuristic and stays FAIL. The
+   evidence reports the largest value/error-bound ratio as its residual with
    tolerance 1, which rule C2 compares with the controls'.
 2. Exact inputs: rational matrices parsed from ``--param`` strings and seeded random draws;
    access to the mpmath context and the torch module of a backend.
@@ -189,8 +191,10 @@ def evidence(check: str, backend: AbstractBackend, judged: Sequence[Judged], t0:
              data: dict[str, Any] | None = None, kind: str = "numeric") -> Evidence:
     """One Evidence summarising judged points (worst outcome wins; see checks.verdict.combine).
 
-    ``certify`` (mpmath only) recomputes the failing points at doubled precision and returns a
-    certificate text when the failure stays put, which turns FAIL into a certified REFUTE.
+    ``certify`` (mpmath only) recomputes the failing points in ball arithmetic and returns a
+    certificate text when an enclosure excludes the claimed value, which turns FAIL into a
+    certified REFUTE; otherwise (no enclosure excludes it, or python-flint cannot run) the
+    outcome stays FAIL, said to be uncertified in the message.
     """
     outcomes = [j.outcome for j in judged]
     # certified failures first: the reported counterexample is then a certified one
@@ -212,12 +216,15 @@ def evidence(check: str, backend: AbstractBackend, judged: Sequence[Judged], t0:
         outcome = Outcome.SKIPPED
     else:
         outcome = Outcome.PASS
+    uncertified = outcome is Outcome.FAIL and certify is not None and backend.spec.kind == "mpmath"
     counts = {str(o): outcomes.count(o) for o in set(outcomes)}
     msg = ", ".join(f"{n} {o}" for o, n in sorted(counts.items()))
     worst = failing[0] if failing else next(
         (j for j in judged if j.outcome is Outcome.INCONCLUSIVE), None)
     if worst is not None and outcome is not Outcome.PASS:
         msg += f"; first at {worst.label}" + (f" ({worst.detail})" if worst.detail else "")
+    if uncertified:
+        msg += "; not certified: no ball enclosure of the failing points excludes the claimed value"
     ce = None
     if failing:
         ce = {"point": failing[0].label, "value": tol.fmt(failing[0].value, 8),
@@ -233,10 +240,24 @@ def evidence(check: str, backend: AbstractBackend, judged: Sequence[Judged], t0:
                     seconds=time.perf_counter() - t0)
 
 
-def stays_put(lo_value: mpmath.mpf, hi_value: mpmath.mpf, bound: mpmath.mpf, bits: int) -> bool:
-    """A discrepancy that an exact identity would shrink like 2^-p but that survives 2p bits."""
-    return bool(abs(hi_value - lo_value) <= bound and abs(hi_value) > bound
-                and abs(hi_value) > abs(lo_value) * mpmath.mpf(2) ** (-bits // 2))
+def flint_for(bits: int) -> AbstractBackend | None:
+    """A python-flint backend at ``bits`` (at least 64) for certifying an mpmath failure in ball
+    arithmetic, or None where python-flint cannot run (the failure then stays uncertified)."""
+    from recmem.numerics.backend import BackendSpec, BackendUnavailable, make_backend
+
+    try:
+        return make_backend(BackendSpec("flint", bits=max(bits, 64)))
+    except BackendUnavailable:
+        return None
+
+
+def ball_certificate(backend: AbstractBackend, j: Judged) -> str | None:
+    """The certificate text of a point re-judged in ball arithmetic: its enclosure excludes the
+    claimed value (outcome REFUTE), or None."""
+    if j.outcome is not Outcome.REFUTE:
+        return None
+    return (f"ball arithmetic (python-flint) at {backend.precision_bits} bits: {j.detail} "
+            f"({j.label})")
 
 
 # ---- 2. exact inputs -----------------------------------------------------------------------------

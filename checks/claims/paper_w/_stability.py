@@ -365,3 +365,7 @@ def data(key: Hashable, make: Callable[[], T]) -> tuple[T, float]:
     errors); ``key`` holds every parameter, the seed, the arithmetic and the norm. The statement
     and each of its controls are judged afresh on the same data."""
     return shared(("paper_w.stability", key), make)
+
+
+# ---- evidence that is not about the statement ------------------------------------------------------
+

@@ -30,6 +30,7 @@ opposite trend is significant.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,9 +41,11 @@ import numpy as np
 from recmem.checks.claim import Context
 from recmem.checks.claims.paper_o._studies import trend_evidence
 from recmem.checks.claims.paper_w._stability import data, fmt
+from recmem.checks.oracle_evidence import not_judged
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.linear_rnn_training import TrainSettings
+from recmem.numerics.training import LossCheck
 from recmem.theory.stability import StableApproximation
 
 # verify-sized training: one full batch of 128 training times per epoch (App. D's batch), Adam at
@@ -62,6 +65,16 @@ class TrainedCell:
     rates: tuple[float, ...]  # the trained decay rates −w_i
     stopped: str
     epochs: int
+    # the oracle of the training (issue 19): the mean squared fitting error of ρ on the evaluation
+    # grid of the trained θ_m and of its untrained start, both evaluated afresh in float64 numpy
+    # (recmem.numerics.linear_rnn_training.fitting_errors), not read from the history
+    loss: float = math.nan
+    initial_loss: float = math.nan
+
+    def loss_check(self) -> LossCheck:
+        """Did width m train? Its final loss against half of its untrained start's."""
+        return LossCheck(f"{self.target} m={self.m}", self.loss, self.initial_loss,
+                         "the untrained start's loss", self.epochs, self.stopped)
 
     @property
     def excess(self) -> tuple[float, ...]:
@@ -103,7 +116,7 @@ def _banks(ctx: Context, device: str, settings: TrainSettings) -> tuple[dict[str
     """Per target: (its trained θ_m in the order of the widths, how training stopped, epochs);
     and the seconds spent. Keyed without the norm: training reads none."""
     from recmem.checks.claims.paper_w.stable_exp import TARGETS, _grid, _kernel
-    from recmem.numerics.linear_rnn_training import train_bank
+    from recmem.numerics.linear_rnn_training import linear_rnn_bank, train_bank
 
     def make() -> dict[str, Any]:
         out = {}
@@ -111,7 +124,9 @@ def _banks(ctx: Context, device: str, settings: TrainSettings) -> tuple[dict[str
             train_seed, init = _seeds(ctx.seed, tg, ctx["ms"])
             bank, hist = train_bank(_kernel(ctx, tg), _grid(ctx), tuple(ctx["ms"]), settings,
                                     seed=train_seed, init_seeds=init, device=device)
-            out[tg] = (bank.thetas(), hist.stopped, hist.epochs)
+            # the untrained start (the same seeds): the reference of the training oracle
+            start = linear_rnn_bank(tuple(ctx["ms"]), init, settings.rates).thetas()
+            out[tg] = (bank.thetas(), hist.stopped, hist.epochs, start)
         return out
 
     params = tuple(sorted((k, str(v)) for k, v in ctx.params.items()))
@@ -121,7 +136,7 @@ def _banks(ctx: Context, device: str, settings: TrainSettings) -> tuple[dict[str
 def _compute(ctx: Context, device: str, settings: TrainSettings,
              betas: tuple[Fraction, ...]) -> TrainedStudy:
     from recmem.checks.claims.paper_w.stable_exp import KEEP, PREDICTED, TARGETS, _grid, _kernel
-    from recmem.numerics.linear_rnn_training import perturbation_estimate
+    from recmem.numerics.linear_rnn_training import fitting_errors, perturbation_estimate
 
     t0 = time.perf_counter()
     banks, seconds = _banks(ctx, device, settings)
@@ -129,13 +144,14 @@ def _compute(ctx: Context, device: str, settings: TrainSettings,
     cells = {}
     for i, tg in enumerate(TARGETS):
         kernel = _kernel(ctx, tg)
-        thetas, stopped, epochs = banks[tg]
-        for m, theta in zip(ms, thetas, strict=True):
+        thetas, stopped, epochs, start = banks[tg]
+        for m, theta, theta0 in zip(ms, thetas, start, strict=True):
             est = perturbation_estimate(theta, kernel, grid, betas, int(ctx["samples"]),
                                         (ctx.seed, 13 + i, m), norm, PREDICTED, KEEP)
             cells[(tg, m)] = TrainedCell(tg, m, tuple(float(v) for v in est.values),
                                          tuple(float(-w) for w in np.diag(theta.W)), stopped,
-                                         epochs)
+                                         epochs, fitting_errors(theta, kernel, grid)[1],
+                                         fitting_errors(theta0, kernel, grid)[1])
     return TrainedStudy(cells, betas, seconds + time.perf_counter() - t0)
 
 
@@ -210,6 +226,21 @@ def _summary(backend: AbstractBackend, study: TrainedStudy, describe: dict[str, 
         + " | ".join(rows))
 
 
+TRAINED_CHECK = f"{CHECK}: oracle — every width trained (final fitting loss)"
+
+
+def training_oracle(backend: AbstractBackend, study: TrainedStudy) -> Evidence:
+    """The run-time oracle of the trained sequence (issue 19): each width's final mean squared
+    fitting error on the grid at most half its untrained start's (a loss not finite or a diverged
+    training: ERROR; a width that did not train: FAIL), the losses in the evidence."""
+    from recmem.checks.oracle_evidence import training_evidence
+
+    cells = sorted(study.cells.values(), key=lambda c: (c.target, c.m))
+    return training_evidence(TRAINED_CHECK, backend.name, [c.loss_check() for c in cells],
+                             "final MSE of ρ on the grid (float64, from the trained θ) ≤ ½ × the "
+                             "untrained start's", 53)
+
+
 def trained_evidence(backend: AbstractBackend, ctx: Context,
                      settings: TrainSettings = VERIFY_TRAINING) -> list[Evidence]:
     """W.stable-exp's trained-RNN evidence in ``backend``'s torch device (CPU for other float64
@@ -228,8 +259,10 @@ def trained_evidence(backend: AbstractBackend, ctx: Context,
     # stable-role target) still fails the claim, as every FAIL does.
     for ev in tests:
         ev.kind = "numeric"
-    return [_summary(backend, study, describe, settings), *tests]
+    oracle = training_oracle(backend, study)
+    not_judged(tests, [oracle])  # the tests rest on the trained sequence
+    return [_summary(backend, study, describe, settings), oracle, *tests]
 
 
-__all__ = ["CHECK", "VERIFY_TRAINING", "TrainedCell", "TrainedStudy", "judge", "trained_evidence",
-           "trained_study"]
+__all__ = ["CHECK", "TRAINED_CHECK", "VERIFY_TRAINING", "TrainedCell", "TrainedStudy", "judge",
+           "trained_evidence", "trained_study", "training_oracle"]

@@ -32,6 +32,7 @@ polynomial target the opposite trend FAILS only where the approximation improves
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -42,8 +43,10 @@ import numpy as np
 from recmem.checks.claim import Context
 from recmem.checks.claims.paper_o._studies import trend_evidence
 from recmem.checks.claims.paper_w._stability import data, fmt
+from recmem.checks.oracle_evidence import not_judged
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.training import LossCheck
 from recmem.theory.stability import InverseApproximation
 
 
@@ -79,6 +82,15 @@ class TrainedCell:
     E: list[float]  # E_m(β) per β of the claim (running max)
     memory: np.ndarray  # (points, T): the perturbed models' memories
     point_beta: np.ndarray  # β index of each point
+    # the oracle of the training (issue 19): the final model's training loss, evaluated afresh on
+    # the training set after training (not read from the history), and its untrained start's
+    train_loss: float = math.nan
+    initial_loss: float = math.nan
+
+    def loss_check(self) -> LossCheck:
+        """Did width m train? Its final training loss against half of its untrained start's."""
+        return LossCheck(f"{self.target} m={self.m}", self.train_loss, self.initial_loss,
+                         "the untrained start's loss", self.epochs, self.stopped)
 
 
 @dataclass
@@ -119,6 +131,7 @@ def _compute(ctx: Context, device: str, settings: TrainSettings) -> TrainedStudy
                 gen = torch.Generator().manual_seed(int(np.random.default_rng([ctx.seed, 37, m])
                                                         .integers(2**62)))
                 model = rt.EulerRNN(spec, W0, gen).to(device)
+                start = _mse(model, xt, yt)
                 hist = rt.train(model, (xt, yt, xv, yv), epochs=settings.epochs, batch_size=settings.batch,
                                 lr=settings.lr, seed=ctx.seed * 1000 + 41 * m + ti,
                                 target_loss=settings.target_loss)
@@ -131,8 +144,16 @@ def _compute(ctx: Context, device: str, settings: TrainSettings) -> TrainedStudy
                     rt.euler_stability_radius(W, dt),
                     float(max(np.linalg.norm(W, 2), *(np.linalg.norm(theta[k]) for k in "Ubc"))),
                     [float(v) for v in pert.estimate.values], pert.study.memory,
-                    np.asarray(pert.estimate.points.beta_index))
+                    np.asarray(pert.estimate.points.beta_index), _mse(model, xt, yt), start)
     return TrainedStudy(cells, betas, np.arange(T) * dt)
+
+
+def _mse(model: Any, x: Any, y: Any) -> float:
+    """The model's mean squared error on (x, y), evaluated without gradients (the loss of App. D)."""
+    import torch
+
+    with torch.no_grad():
+        return float(torch.nn.functional.mse_loss(model(x), y))
 
 
 def _ev(backend: AbstractBackend, check: str, outcome: Outcome, message: str, t0: float,
@@ -256,14 +277,31 @@ def trained_evidence(backend: AbstractBackend, ctx: Context,
     ctx.law(InverseApproximation)
     study, secs = trained_study(ctx, device, settings)
     tests = judge(backend, ctx, study)
+    oracle = training_oracle(backend, study)
+    not_judged(tests, [oracle])  # the tests rest on the trained models
     # supplementary at verify's budget (about 60 Adam steps: too short for the trained radii to
     # separate the memory classes): kind "numeric", outside the claim's deciding kinds
     # ("statistical"), so a pass or an inconclusive test does not decide the verdict while a FAIL
     # still fails the claim. `recmem reproduce W-nonlinear-stability` trains at App. D's budget.
     for ev in tests:
         ev.kind = "numeric"
-    return [_summary(backend, ctx, study, secs, settings), *tests]
+    return [_summary(backend, ctx, study, secs, settings), oracle, *tests]
 
 
-__all__ = ["CHECK", "VERIFY_TRAINING", "TrainSettings", "TrainedCell", "TrainedStudy", "judge",
-           "trained_evidence", "trained_study"]
+TRAINED_CHECK = f"{CHECK}: oracle — every model trained (final training loss)"
+
+
+def training_oracle(backend: AbstractBackend, study: TrainedStudy) -> Evidence:
+    """The run-time oracle of the trained models (issue 19): each model's final training loss at
+    most half its untrained start's (a loss not finite or a diverged training: ERROR; a model that
+    did not train: FAIL), the losses in the evidence."""
+    from recmem.checks.oracle_evidence import training_evidence
+
+    cells = sorted(study.cells.values(), key=lambda c: (c.target, c.m))
+    return training_evidence(TRAINED_CHECK, backend.name, [c.loss_check() for c in cells],
+                             "final training MSE (recomputed on the final parameters) ≤ ½ × the "
+                             "untrained start's, on App. D's training set", backend.precision_bits)
+
+
+__all__ = ["CHECK", "TRAINED_CHECK", "VERIFY_TRAINING", "TrainSettings", "TrainedCell", "TrainedStudy",
+           "judge", "trained_evidence", "trained_study", "training_oracle"]

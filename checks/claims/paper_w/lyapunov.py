@@ -118,19 +118,68 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         return []
     bits = _bits(backend, ctx)
     t0 = time.perf_counter()
-    return [_judge(law, case, backend, _integral(law, case, backend, bits), bits, t0)]
+    res = _integral(law, case, backend, bits)
+    ev = _judge(law, case, backend, res, bits, t0)
+    return _with_routes(ctx, law, case, backend, res, bits, ev)
+
+
+def _oracle(law: LyapunovIntegral, case: Case, res: Any, p: Any, kind: str, bits: int) -> Any:
+    """The oracle of the computed integral P, recomputed here from P and the exact W and weight:
+    P = ∫₀^∞ C(e^{Wt}, X) dt solves L_C(P) = −X (numerics.lyapunov.residual_oracle): a ball that
+    must contain 0 (flint), or ρ ≤ c·(a + n)·u with a the doubling's error growth."""
+    from recmem.numerics import lyapunov as ly
+
+    x = law.weight_of(case.Q, ly.identity(case.W.nrows()))
+    if kind == "flint":
+        return ly.residual_oracle(case.W, x, p, congruence=law.congruence, bits=bits + 64,
+                                  what="L_C(P) + X")
+    return ly.residual_oracle(case.W, x, p, unit_roundoff=mpmath.mpf(2) ** -bits,
+                              scale=res.amplification + case.W.nrows(), congruence=law.congruence,
+                              what="L_C(P) + X")
+
+
+def _with_routes(ctx: Context, law: LyapunovIntegral, case: Case, backend: AbstractBackend,
+                 res: Any, bits: int, ev: Evidence, p: Any = None) -> list[Evidence]:
+    """The integral P compared with the other arithmetics' integral of the same integrand, weight
+    and W in this run (ERROR evidence when they disagree beyond both error bounds: c·(a + n)·u·‖P̂‖_F
+    for a point arithmetic, the radii for balls)."""
+    from recmem.numerics.lyapunov import fractions
+
+    p = res.P if p is None else p
+    if res.status != "converged" or ev.outcome is Outcome.ERROR or (
+            ev.data.get("P's residual oracle", "").startswith("FAILED")):
+        return [ev]
+    n = case.W.nrows()
+    err = mpmath.mpf(0)
+    if backend.spec.kind != "flint":
+        _, pm = _mp(p, bits)
+        err = C_TOL * (res.amplification + n) * mpmath.mpf(2) ** -bits * \
+            mpmath.mpf(mpmath.mnorm(pm, "f"))
+    key = ("integral", law.transpose_left, law.weight, str(fractions(case.W)),
+           str(fractions(case.Q)))
+    if ("lyapunov routes", key) not in ctx.shared:
+        # the linear-solve route, once per run: the converged integral solves L_C(P) = −X, i.e.
+        # WᵀP + PW = −X (eᵀXe) or WP + PWᵀ = −X (eXeᵀ): exact over ℚ, checked by its own oracle
+        from recmem.numerics.lyapunov import identity
+
+        w = case.W if law.transpose_left else case.W.transpose()
+        exact = lc.exact_p(w, law.weight_of(case.Q, identity(n)))
+        lc.compare_routes(ctx, key, "exact linear solve (ℚ)", exact, mpmath.mpf(0), ev.check,
+                          "exact")
+    routes, bad = lc.compare_routes(ctx, key, backend.name, p, err, ev.check, backend.name)
+    ev = replace(ev, data={**ev.data, **routes})
+    return [ev] if bad is None else [ev, bad]
 
 
 CHECK = "P = ∫₀^∞ (integrand) dt solves the equation with the claimed definiteness"
 
 
-def _again(law: LyapunovIntegral, case: Case, bits: int) -> Any:
-    """The mpmath computation at doubled precision (a violation that stays put is certified)."""
-    from recmem.numerics import lyapunov as ly
-
-    arith = ly.PointArithmetic("mpmath", bits=2 * bits)
-    return ly.integral_doubling(case.W, law.weight_of(case.Q, ly.identity(case.W.nrows())),
-                                law.congruence, arith)
+def _in_balls(law: LyapunovIntegral, case: Case, bits: int) -> tuple[AbstractBackend, Any]:
+    """The integral recomputed as a certified enclosure (flint at max(2·bits, 128)): what
+    certifies a violation that a point arithmetic found (one that "stays put" as the precision
+    rises is a heuristic, not a certificate)."""
+    fb = lc.certify_in_balls(bits)
+    return fb, _integral(law, case, fb, fb.precision_bits)
 
 
 def _done(e: Evidence, t0: float, **kw: Any) -> Evidence:
@@ -170,12 +219,16 @@ def _judge(law: LyapunovIntegral, case: Case, backend: AbstractBackend, res: Any
            t0: float, label: str | None = None) -> Evidence:
     """One check of the whole statement on one case (see :func:`numeric`)."""
     check = f"{CHECK} ({label or 'the drawn W at the edge of the hypothesis'})"
-    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.PASS,
+    # the template's outcome is ERROR: every path below sets the outcome it earned, and one that
+    # forgot would show as a bug, never as a silent pass
+    base = Evidence(check=check, kind="numeric", backend=backend.name, outcome=Outcome.ERROR,
                     precision_bits=bits, message=res.text, data=case.record())
     if res.status != "converged":
         return _diverged(law, case, backend, res, bits, base, t0)
+    orc = _oracle(law, case, res, res.P, backend.spec.kind, bits)
     if backend.spec.kind == "flint":
-        return _judge_ball(law, case, backend, res, bits, base, t0)
+        return lc.with_oracle(_judge_ball(law, case, backend, res, bits, base, t0), orc,
+                              "the integral P")
     rho, viol, lo, hi = _violation(law, case, res.P, backend.spec.kind, bits)
     n = case.W.nrows()
     u = mpmath.mpf(2) ** -bits
@@ -190,35 +243,40 @@ def _judge(law: LyapunovIntegral, case: Case, backend: AbstractBackend, res: Any
             "lambda_min(P)": mpmath.nstr(lo, 8), "lambda_max(P)": mpmath.nstr(hi, 8)}
     base = replace(base, residual=tol.fmt(resid), tolerance=tol.fmt(tau), tolerance_source=src,
                    data=data)
+    if not orc.ok:
+        return _done(lc.with_oracle(base, orc, "the integral P"), t0)
+    base = replace(base, data={**base.data, **orc.record()})
     if tau >= tol.RESOLVE_LIMIT:
         return _done(base, t0, outcome=Outcome.INCONCLUSIVE,
                      tolerance_source=src + " (τ ≥ 1/2: not resolvable)")
     if resid <= tau:
-        return _done(base, t0)
+        return _done(base, t0, outcome=Outcome.PASS)
     if viol > tau or rho > tau:
-        certified = _certify(law, case, bits, rho, viol, tau) if backend.spec.kind == "mpmath" \
-            else None
+        certified = _certify(law, case, bits) if backend.spec.kind == "mpmath" else None
         if certified:
             return _done(base, t0, outcome=Outcome.REFUTE, certified_by=certified,
                          counterexample={**data, "certified": certified})
-        return _done(base, t0, outcome=Outcome.FAIL)
+        return _done(base, t0, outcome=Outcome.FAIL,
+                     message=res.text + "; the violation is not certified in this arithmetic"
+                     + ("" if backend.spec.kind != "mpmath" else
+                        " (its recomputation in ball arithmetic does not exclude the statement)"))
     return _done(base, t0, outcome=Outcome.INCONCLUSIVE)  # the sign is within the tolerance
 
 
-def _certify(law: LyapunovIntegral, case: Case, bits: int, rho: mpmath.mpf, viol: mpmath.mpf,
-             tau: mpmath.mpf) -> str | None:
-    """mpmath: recompute at doubled precision; a violation that stays put is certified."""
-    again = _again(law, case, bits)
-    if again.status != "converged":
+def _certify(law: LyapunovIntegral, case: Case, bits: int) -> str | None:
+    """mpmath: the violation certified by recomputing the integral in ball arithmetic
+    (:func:`_in_balls`) and judging it there (:func:`_judge_ball`): a residual ball that excludes
+    0 or eigenvalue balls that all violate the sign, with the enclosure's own oracle passed."""
+    fb, res = _in_balls(law, case, bits)
+    if res.status != "converged":
         return None
-    rho2, viol2, _, _ = _violation(law, case, again.P, "mpmath", 2 * bits)
-    if rho > tau and rho2 > rho / 2:  # a true identity's residual falls like 2^-bits
-        return (f"the equation's residual stays put as precision rises: {tol.fmt(rho)} at {bits} "
-                f"bits, {tol.fmt(rho2)} at {2 * bits} bits")
-    if viol > tau and viol2 > tau:
-        return (f"the definiteness violation stays put as precision rises: {mpmath.nstr(viol, 6)} "
-                f"at {bits} bits, {mpmath.nstr(viol2, 6)} at {2 * bits} bits")
-    return None
+    b = fb.precision_bits
+    base = Evidence(check=CHECK, kind="numeric", backend=fb.name, outcome=Outcome.ERROR)
+    ev = lc.with_oracle(_judge_ball(law, case, fb, res, b, base, time.perf_counter()),
+                        _oracle(law, case, res, res.P, "flint", b), "the integral P")
+    if ev.outcome is not Outcome.REFUTE:
+        return None
+    return f"{ev.certified_by} (the integral recomputed as a certified enclosure at {b} bits)"
 
 
 def _diverged(law: LyapunovIntegral, case: Case, backend: AbstractBackend, res: Any, bits: int,
@@ -231,8 +289,11 @@ def _diverged(law: LyapunovIntegral, case: Case, backend: AbstractBackend, res: 
         cert = ("ball eigenvalues prove max Re λ(W) ≥ 0; with the integrand's weight ≻ 0 the "
                 "integrand along an eigenvector is ≥ λ_min·e^(2 Re λ t)|v|², so the integral "
                 "diverges")
-    elif backend.spec.kind == "mpmath" and _again(law, case, bits).status == "diverged":
-        cert = f"‖e^(W 2^j h)‖_F grows past 1/u at {bits} and at {2 * bits} bits"
+    elif backend.spec.kind == "mpmath":
+        fb, again = _in_balls(law, case, bits)
+        if again.status == "diverged" and again.certified:
+            cert = (f"ball eigenvalues (flint@{fb.precision_bits}) prove max Re λ(W) ≥ 0; with "
+                    "the integrand's weight ≻ 0 the integral diverges")
     return _done(base, t0, outcome=Outcome.REFUTE if cert else Outcome.FAIL, certified_by=cert,
                  counterexample={**case.record(), "integral": "diverges"} if cert else None,
                  message=res.text + "; the integral diverges, so no P solves the statement")
@@ -274,7 +335,7 @@ def _judge_ball(law: LyapunovIntegral, case: Case, backend: AbstractBackend, res
         return _done(base, t0, outcome=Outcome.REFUTE, certified_by=f"ball arithmetic: {why}",
                      counterexample={**case.record(), "enclosure": enc})
     if worst < 0 and rel_rad <= width:
-        return _done(base, t0)
+        return _done(base, t0, outcome=Outcome.PASS)
     return _done(base, t0, outcome=Outcome.INCONCLUSIVE)
 
 
@@ -294,9 +355,14 @@ def _torch(backend: AbstractBackend, ctx: Context, law: LyapunovIntegral) -> lis
         return [_judge(law, cs[0], backend, res, arith.bits, t0, label)]
     evs = [_judge(law, c, backend, replace(res, P=res.P[k]), arith.bits, t0, label)
            for k, c in enumerate(cs)]
-    order = [Outcome.REFUTE, Outcome.FAIL, Outcome.INCONCLUSIVE, Outcome.PASS]
+    evs = [e for k, c in enumerate(cs)
+           for e in _with_routes(ctx, law, c, backend, res, arith.bits, evs[k], res.P[k])]
+    bad = [e for e in evs if e.check.startswith("routes agree")]
+    evs = [e for e in evs if not e.check.startswith("routes agree")]
+    order = [Outcome.ERROR, Outcome.REFUTE, Outcome.FAIL, Outcome.INCONCLUSIVE, Outcome.PASS]
     worst = min(evs, key=lambda e: (order.index(e.outcome), -float(e.residual or 0)))
-    return [replace(worst, instances=len(evs), message=worst.message + f" (worst of {len(evs)})")]
+    return [replace(worst, instances=len(evs), message=worst.message + f" (worst of {len(evs)})"),
+            *bad[:1]]
 
 
 # ---- counterexample search ---------------------------------------------------------------------
@@ -361,7 +427,9 @@ TOL = ("exact (SymPy: termwise integral of symbolic e^{Wt}; ℚ(i) in the search
        "the integral enclosed with every truncation bounded, the residual ball must contain 0, "
        "definiteness by eigenvalue balls); point arithmetics: c·a·u with a = n + nodes + "
        "Σ_j 2^j‖e^{W2^jh}‖_F² (the doubling's error growth), u of the arithmetic that ran; mpmath "
-       "violations recomputed at doubled precision")
+       "violations certified only by the integral recomputed as a ball enclosure (flint); every "
+       "integral P checked by its residual oracle and compared across arithmetics and with the "
+       "exact linear solve")
 PARAMS = (lc.p_n(4), lc.p_kind("nonnormal"), lc.p_departure(), lc.p_draw(),
           Param("batch", 4, "number of W's whose integral torch computes in one batch", int,
                 check=at_least(1)),

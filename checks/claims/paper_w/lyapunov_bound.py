@@ -63,14 +63,27 @@ NOTES = ("Where the proof goes wrong (eqs. (79)–(85)): it takes unit eigenvect
 
 # ---- λ_max(P) in one arithmetic ---------------------------------------------------------------
 
-def lmax_in(backend: AbstractBackend, w: Any, cond: Any) -> tuple[lc.Value, mpmath.mpf, str,
-                                                                   Callable[[int], lc.Value]]:
-    """(λ_max(P) for WᵀP + PW = −I in ``backend``, its tolerance, the tolerance's source, a
-    recomputation at another precision). Weyl: |λ_max(P̂) − λ_max(P)| ≤ ‖P̂ − P‖_F ≲ c·n·κ(L)·u·‖P‖_F
-    (n → n² for LU on the Kronecker system in mpmath), u of the arithmetic that ran."""
+@dataclass(frozen=True)
+class Lmax:
+    """λ_max(P) of a solved P in one arithmetic (:func:`lmax_in`)."""
+
+    value: lc.Value
+    tol_abs: mpmath.mpf  # Weyl: also the bound on ‖P̂ − P‖_F the route comparison uses
+    source: str
+    again: Callable[[AbstractBackend], lc.Value | None]  # the same in another arithmetic
+    P: Any
+    oracle: Any  # numerics.lyapunov.Residual of P
+
+
+def lmax_in(backend: AbstractBackend, w: Any, cond: Any) -> Lmax:
+    """λ_max(P) for WᵀP + PW = −I in ``backend``, its tolerance and source, a recomputation in
+    another arithmetic (None when that P fails its oracle), P and its oracle. Weyl:
+    |λ_max(P̂) − λ_max(P)| ≤ ‖P̂ − P‖_F ≲ c·n·κ(L)·u·‖P‖_F (n → n² for LU on the Kronecker system in
+    mpmath), u of the arithmetic that ran."""
     kind = backend.spec.kind
     n = int(w.nrows())
     p = lc.solve_in(backend, w)
+    oracle = lc.oracle_of(backend, w, p)  # from the P read here, against the exact W
     pp = p.cpu().numpy() if kind == "torch" else p
     val = lc.lmax(pp, "numpy" if kind == "torch" else kind, backend.precision_bits)
     n_eff = n * n if kind == "mpmath" else n
@@ -79,10 +92,13 @@ def lmax_in(backend: AbstractBackend, w: Any, cond: Any) -> tuple[lc.Value, mpma
     src = (f"c·n·κ(L)·u·‖P‖_F (Weyl), c={lc.C_TOL}, n={n_eff}, κ(L)={cond}, "
            f"u=2^-{backend.precision_bits}" if not backend.encloses else "ball arithmetic")
 
-    def again(bits: int) -> lc.Value:
-        return lc.lmax(lc.solve_in(lc.backend_at(backend, bits), w), kind, bits)
+    def again(other: AbstractBackend) -> lc.Value | None:
+        p2 = lc.solve_in(other, w)
+        if not lc.oracle_of(other, w, p2).ok:
+            return None
+        return lc.lmax(p2, other.spec.kind, other.precision_bits)
 
-    return val, mpmath.mpf(tol_abs), src, again
+    return Lmax(val, mpmath.mpf(tol_abs), src, again, p, oracle)
 
 
 def _fro_mid(p: Any) -> mpmath.mpf:
@@ -152,7 +168,8 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         beta0 = law.largest_beta0(case.alpha) * case.margin
         if not law.admits_beta0(case.alpha, beta0):  # pragma: no cover - admitted by construction
             continue
-        val, tol_abs, src, again = lmax_in(backend, case.W, cond)
+        lm = lmax_in(backend, case.W, cond)
+        val, tol_abs, src = lm.value, lm.tol_abs, lm.source
         kv: lc.Value | None = None
         if law.kappa_power:
             kv = lc.kappa_v(case.V, backend.spec.kind, backend.precision_bits,
@@ -163,25 +180,51 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                 src += " + c·n·κ₂(V)·u·bound for κ₂(V)²"
         else:
             bound = law.bound_value(beta0, 1)  # no κ₂(V) in this bound
-        out.append(lc.compare(
-            f"λ_max(P) ≤ the bound ({case.label})", backend, val, bound, relation="le",
+        check = f"λ_max(P) ≤ the bound ({case.label})"
+
+        def again(fb: AbstractBackend, lm: Lmax = lm, bound: Any = bound) -> Any:
+            v = lm.again(fb)
+            return None if v is None else (v, bound)
+
+        ev = lc.compare(
+            check, backend, val, bound, relation="le",
             tol_abs=tol_abs, tol_text=src, kappa_text=str(cond), t0=t0,
             recompute=None if law.kappa_power else again,
             data={"beta0": str(beta0), "kappa2(V)": str(kv) if kv is not None else "not used"},
             counterexample={"W": lc._fmt(fractions(case.W)), "beta0": str(beta0),
-                            "lambda_max(P)": str(val), "bound": str(bound)}))
+                            "lambda_max(P)": str(val), "bound": str(bound)})
+        out += _oracle_and_routes(ctx, backend, ev, case.W, lm, check)
     return out
+
+
+def _oracle_and_routes(ctx: Context, backend: AbstractBackend, ev: Evidence, w: Any, lm: Lmax,
+                       check: str) -> list[Evidence]:
+    """``ev`` judged by the oracle of the P it read, and that P compared with the other
+    arithmetics' P for the same W in this run (an ERROR evidence when they disagree)."""
+    from recmem.numerics.lyapunov import fractions
+
+    ev = lc.with_oracle(ev, lm.oracle)
+    if not lm.oracle.ok:
+        return [ev]
+    err = mpmath.mpf(0) if backend.encloses else lm.tol_abs  # c·n·κ(L)·u·‖P‖_F (balls: radii)
+    routes, bad = lc.compare_routes(ctx, ("solve (75)", str(fractions(w))), backend.name, lm.P,
+                                    err, check, backend.name)
+    ev = replace(ev, data={**ev.data, **routes})
+    return [ev] if bad is None else [ev, bad]
 
 
 def _bound_interval(law: NormBound, beta0: Fraction, kv: lc.Value) -> lc.Value:
     """``law.bound_value`` over an interval of κ₂(V) (it increases with κ), outward when κ is a
-    certified ball."""
+    certified ball (the formula in interval arithmetic, β₀ exact: rounded to nearest an end could
+    move inwards)."""
+    from recmem.numerics.certified import enclose
+
+    if kv.certified:
+        return lc.Value(enclose(law.bound_value, beta0, kv.lo, bits=kv.bits)[0],
+                        enclose(law.bound_value, beta0, kv.hi, bits=kv.bits)[1], True, kv.bits)
     ctx = lc.hp(kv.bits)
     b = ctx.mpf(beta0.numerator) / beta0.denominator
     lo, hi = law.bound_value(b, ctx.mpf(kv.lo)), law.bound_value(b, ctx.mpf(kv.hi))
-    if kv.certified:
-        return lc.Value(lc._widen(lo, ctx, kv.bits, False), lc._widen(hi, ctx, kv.bits, True), True,
-                        kv.bits)
     return lc.Value(lo, hi, False, kv.bits)
 
 
@@ -210,7 +253,7 @@ def holds(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
     values: dict[str, Any] = {**inst.record()}
     if not law.admits_beta0(inst.alpha, inst.beta0):
         return Instance(True, "outside the hypothesis (vacuous)", values)
-    p = ly.exact(inst.W).P
+    p = lc.exact_p(inst.W)  # checked by its oracle (R = 0 over ℚ)
     values["P"] = lc._fmt(ly.fractions(p))
     n = inst.n
     if not law.kappa_power:
@@ -277,8 +320,13 @@ def sequence_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 
     A statement with a constant bound (bound "constant", e.g. the control "the printed 1/(2β₀)")
     is also tested on the witness: ‖P_m‖₂ ≥ (P_m)_mm = eₘᵀP_m eₘ, with β₀ the largest value its
-    hypothesis admits for α(W_m) = −1; a computed (P_m)_mm above the bound refutes it (certified in
-    ball arithmetic, or in mpmath when the violation stays put at doubled precision).
+    hypothesis admits for α(W_m) = −1 (:func:`_witness_bound`). A computed (P_m)_mm above the
+    bound refutes it only when certified by flint balls: flint's own enclosure, or, for an mpmath
+    value, its recomputation as a flint ball (the integral (78) again, at the precision of
+    ``lc.certify_in_balls``, whose residual oracle must pass) lying above the bound
+    (``lc.compare``). Any other excess (numpy, torch, overlapping balls, a recomputation that
+    failed its oracle) is a FAIL, and (P_m)_mm ≤ bound is INCONCLUSIVE: it bounds ‖P_m‖₂ only
+    from below.
     """
     from recmem.theory.lyapunov import SUPERDIAGONAL_SIZES, superdiagonal_corner
 
@@ -313,9 +361,11 @@ def _witness_bound(law: NormBound, backend: AbstractBackend, terms: list[lc.Sequ
     pick, val = next(((t, v) for t, v in done if v.mid - bound_of(t) > tol_of(t, v)), done[-1])
     beta0 = law.largest_beta0(pick.alpha)
 
-    def again(bits: int, m: int = pick.m) -> lc.Value:
-        t = lc.sequence_term(backend, m, bits)
-        return lc.term_value(t, t.P[m - 1, m - 1])
+    def again(fb: AbstractBackend, m: int = pick.m) -> Any:
+        t = lc.sequence_term(fb, m)
+        if t.P is None or not t.residual.ok:
+            return None
+        return lc.term_value(t, t.P[m - 1, m - 1]), bound_of(pick)
 
     ev = lc.compare(BOUND_CHECK, backend, val, bound_of(pick), relation="le",
                     tol_abs=tol_of(pick, val),
@@ -423,7 +473,8 @@ P_HEAD = Param("n_search", 2, "largest size of the fixed head block H of the seq
 
 TOL = ("exact (SymPy witnesses and blocks; ℚ in the search); enclosure (flint eigenvalue balls); "
        "floats: c·n·κ(L)·u·‖P‖_F on λ_max (Weyl), κ(L) certified, u of the arithmetic that ran; "
-       "mpmath violations recomputed at doubled precision")
+       "mpmath violations certified only by a recomputation in ball arithmetic (flint); every "
+       "solved P checked by its residual oracle and compared across arithmetics")
 
 CLAIMS = [
     Claim(

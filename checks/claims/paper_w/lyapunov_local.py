@@ -32,7 +32,7 @@ import functools
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -94,17 +94,31 @@ def direction_set(n: int, seed: int, count: int) -> list[list[Fraction]]:
     return out
 
 
-def ratio_in(backend: AbstractBackend, w: Any, dirs: list[list[Fraction]], cond: Any
-             ) -> tuple[lc.Value, dict[str, lc.Value], mpmath.mpf, list[Fraction]]:
-    """(max_d |q(d)|/|d|⁴, {"W": ‖W‖₂, "P": ‖P‖₂}, the tolerance of the ratio, the maximising
-    direction) in ``backend`` (P from solving (88) there). Balls in flint (certified); point
-    arithmetics carry c·n·κ(L)·u·2‖W‖₂‖P‖₂ (q is linear in P, |q(d)| ≤ 2‖W‖₂‖P‖₂|d|⁴)."""
+@dataclass(frozen=True)
+class Ratio:
+    """max_d |q(d)|/|d|₂⁴ in one arithmetic (:func:`ratio_in`) and the P it rests on."""
+
+    value: lc.Value
+    norms: dict[str, lc.Value]  # {"W": ‖W‖₂, "P": ‖P‖₂}
+    tol_abs: mpmath.mpf
+    arg: list[Fraction]  # the maximising direction
+    P: Any
+    oracle: Any  # numerics.lyapunov.Residual of P
+    p_error: mpmath.mpf  # bound on ‖P̂ − P‖_F: c·n·κ(L)·u·‖P̂‖_F (0 for balls)
+
+
+def ratio_in(backend: AbstractBackend, w: Any, dirs: list[list[Fraction]], cond: Any) -> Ratio:
+    """max_d |q(d)|/|d|⁴, {"W": ‖W‖₂, "P": ‖P‖₂}, the tolerance of the ratio, the maximising
+    direction, P (solved from (88) in ``backend``) and its oracle. Balls in flint (certified);
+    point arithmetics carry c·n·κ(L)·u·2‖W‖₂‖P‖₂ (q is linear in P, |q(d)| ≤ 2‖W‖₂‖P‖₂|d|⁴)."""
     kind = backend.spec.kind
     bits = backend.precision_bits
     n = int(w.nrows())
     p = lc.solve_in(backend, w)
+    oracle = lc.oracle_of(backend, w, p)  # from the P read here, against the exact W
     if kind == "flint":
-        return _ratio_flint(w, p, dirs, bits)
+        val, norms, tol0, arg = _ratio_flint(w, p, dirs, bits)
+        return Ratio(val, norms, tol0, arg, p, oracle, mpmath.mpf(0))
     from recmem.numerics.lyapunov import to_float64, to_mp
 
     if kind == "mpmath":
@@ -136,8 +150,10 @@ def ratio_in(backend: AbstractBackend, w: Any, dirs: list[list[Fraction]], cond:
         pn = mpmath.mpf(float(np.linalg.eigvalsh((pf + pf.T) / 2)[-1]))
     n_eff = n * n if kind == "mpmath" else n
     tol_abs = lc.C_TOL * (n_eff * cond.value + n) * backend.unit_roundoff * 2 * wn * pn
-    return (lc.Value.point(best, bits), {"W": lc.Value.point(wn, bits), "P": lc.Value.point(pn, bits)},
-            mpmath.mpf(tol_abs), arg)
+    p_err = lc.C_TOL * n_eff * cond.value * backend.unit_roundoff * pn * n  # ‖P‖_F ≤ √n‖P‖₂
+    return Ratio(lc.Value.point(best, bits),
+                 {"W": lc.Value.point(wn, bits), "P": lc.Value.point(pn, bits)},
+                 mpmath.mpf(tol_abs), arg, p, oracle, mpmath.mpf(p_err))
 
 
 def _ratio_flint(w: Any, p: Any, dirs: list[list[Fraction]], bits: int
@@ -160,29 +176,37 @@ def _ratio_flint(w: Any, p: Any, dirs: list[list[Fraction]], bits: int
                 best, arg = r, d
         wn2 = lc.lmax(wa.transpose() * wa, "flint", bits)
         pn = lc.lmax(p, "flint", bits)
-    ctx = lc.hp(bits)
-    wn = lc.Value(ctx.sqrt(max(ctx.mpf(wn2.lo), ctx.mpf(0))), ctx.sqrt(ctx.mpf(wn2.hi)), True, bits)
-    return lc.ball_value(best, bits), {"W": wn, "P": pn}, mpmath.mpf(0), arg
+    # ‖W‖₂ = √λ_max(WᵀW), its ends rounded outwards
+    return lc.ball_value(best, bits), {"W": wn2.sqrt(), "P": pn}, mpmath.mpf(0), arg
 
 
 def _limit(law: LocalQuartic, m0: Fraction, beta0: Fraction, n: int, kappa: lc.Value | None,
            norms: dict[str, lc.Value]) -> lc.Value:
     """L/Υ² of the reading (``law.limit``) as an interval: it increases with ‖W‖₂, ‖P‖₂ and κ₂(V),
     so their lower/upper ends give its ends (outward-rounded when they are balls)."""
+    from recmem.numerics.certified import enclose
+
     w, p = norms["W"], norms["P"]
     bits = w.bits
+
+    def ends(end: str) -> tuple[Any, Any, Any]:
+        return (getattr(kappa, end) if kappa is not None else 1, getattr(w, end), getattr(p, end))
+
+    if w.certified and (kappa is None or kappa.certified):
+        # the formula in interval arithmetic (M₀, β₀ exact): each end rounded outwards
+        def formula(k: Any, wn: Any, pn: Any) -> Any:
+            return law.limit(m0=m0, beta0=beta0, n=n, kappa=k, wnorm=wn, pnorm=pn)
+
+        return lc.Value(enclose(formula, *ends("lo"), bits=bits)[0],
+                        enclose(formula, *ends("hi"), bits=bits)[1], True, bits)
     ctx = lc.hp(bits)
     exact = lambda q: ctx.mpf(q.numerator) / q.denominator  # noqa: E731
 
     def at(end: str) -> Any:
-        k = ctx.mpf(getattr(kappa, end)) if kappa is not None else 1
-        return law.limit(m0=exact(m0), beta0=exact(beta0), n=n, kappa=k,
-                         wnorm=ctx.mpf(getattr(w, end)), pnorm=ctx.mpf(getattr(p, end)))
+        k, wn, pn = (ctx.mpf(x) for x in ends(end))
+        return law.limit(m0=exact(m0), beta0=exact(beta0), n=n, kappa=k, wnorm=wn, pnorm=pn)
 
     lo, hi = at("lo"), at("hi")
-    certified = w.certified and (kappa is None or kappa.certified)
-    if certified:
-        return lc.Value(lc._widen(lo, ctx, bits, False), lc._widen(hi, ctx, bits, True), True, bits)
     return lc.Value(lo, hi, False, bits)
 
 
@@ -231,7 +255,8 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         cond = lc.cached(ctx, f"cond/{case.label}/{fractions(case.W)}",
                          functools.partial(condition_certified, case.W))
         dirs = direction_set(n, ctx.seed + int(ctx["draw"]), int(ctx["directions"]))
-        val, norms, tol_abs, arg = ratio_in(backend, case.W, dirs, cond)
+        rt = ratio_in(backend, case.W, dirs, cond)
+        val, norms, tol_abs, arg = rt.value, rt.norms, rt.tol_abs, rt.arg
         m0 = max(abs(x) for row in fractions(case.W) for x in row)
         beta0 = -case.alpha
         kv = None
@@ -244,11 +269,16 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
             tol_abs += lc.C_TOL * n * (cond.value + (kv.mid if kv is not None else 0)) * \
                 backend.unit_roundoff * 2 * bound.mid
 
-        def again(bits: int, w: Any = case.W, dirs: Any = dirs, cond: Any = cond) -> lc.Value:
-            return ratio_in(lc.backend_at(backend, bits), w, dirs, cond)[0]
+        def again(fb: AbstractBackend, w: Any = case.W, dirs: Any = dirs, cond: Any = cond,
+                  m0: Fraction = m0, beta0: Fraction = beta0, n: int = n) -> Any:
+            r2 = ratio_in(fb, w, dirs, cond)
+            if not r2.oracle.ok:
+                return None
+            return r2.value, _limit(law, m0, beta0, n, None, r2.norms)
 
-        out.append(lc.compare(
-            f"max_d |q(d)|/|d|⁴ ≤ L/Υ² ({case.label}, {len(dirs)} directions)", backend, val, bound,
+        check = f"max_d |q(d)|/|d|⁴ ≤ L/Υ² ({case.label}, {len(dirs)} directions)"
+        ev = lc.compare(
+            check, backend, val, bound,
             relation="le", tol_abs=tol_abs,
             tol_text=(f"c·n·κ(L)·u·2‖W‖₂‖P‖₂, c={lc.C_TOL}, κ(L)={cond}, "
                       f"u=2^-{backend.precision_bits}") if tol_abs else "ball arithmetic",
@@ -258,7 +288,15 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                   "beta0": str(beta0)},
             counterexample={"W": lc._fmt(fractions(case.W)), "M0": str(m0), "beta0": str(beta0),
                             "L": "1", "direction": str([str(x) for x in arg]),
-                            "max |q(d)|/|d|^4": str(val), "L/Upsilon^2": str(bound)}))
+                            "max |q(d)|/|d|^4": str(val), "L/Upsilon^2": str(bound)})
+        ev = lc.with_oracle(ev, rt.oracle)
+        if rt.oracle.ok:  # the same P from the other arithmetics of this run
+            routes, bad = lc.compare_routes(ctx, ("solve (88)", str(fractions(case.W))),
+                                            backend.name, rt.P, rt.p_error, check, backend.name)
+            ev = replace(ev, data={**ev.data, **routes})
+            out += [ev] if bad is None else [ev, bad]
+        else:
+            out.append(ev)
     return out
 
 
@@ -320,7 +358,7 @@ def holds(inst: lc.HurwitzInstance, ctx: Context) -> Instance:
 
     law = ctx.law(LocalQuartic)
     w = ly.fmpq_matrix(inst.W)
-    p = ly.exact(w).P
+    p = lc.exact_p(w)  # checked by its oracle (R = 0 over ℚ)
     m0 = max(abs(x) for row in inst.W for x in row) * inst.extra["m0_factor"]
     values: dict[str, Any] = {**inst.record(), "M0": str(m0), "L": "1",
                               "d": str([str(x) for x in inst.extra["d"]])}
@@ -452,9 +490,11 @@ def _witness_radius(law: LocalQuartic, backend: AbstractBackend,
     ups, t, v, ratio = next(((a, b, c, d) for a, b, c, d in ratios
                              if d.mid - limit(b.m) > tol_of(b, d)), ratios[-1])
 
-    def again(bits: int, m: int = t.m, v: list[Fraction] = v) -> lc.Value:
-        return lc.evaluate(lc.sequence_term(backend, m, bits), v,
-                           functools.partial(_at_point, law, lam))[3]
+    def again(fb: AbstractBackend, m: int = t.m, v: list[Fraction] = v) -> Any:
+        t2 = lc.sequence_term(fb, m)
+        if t2.P is None or not t2.residual.ok:
+            return None
+        return lc.evaluate(t2, v, functools.partial(_at_point, law, lam))[3], limit(m)
 
     return lc.compare(RADIUS_CHECK, backend, ratio, limit(t.m), relation="le",
                       tol_abs=tol_of(t, ratio),
@@ -634,8 +674,8 @@ def cube_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         scale = m0 * m * max(abs(x) for x in v) ** 3 * (m ** 0.5)
         tol_abs = 0 if backend.encloses else lc.C_TOL * (m + 8) * backend.unit_roundoff * \
             mpmath.mpf(float(scale))
-        def again(b2: int, w: Any = w, v: Any = v, m0: Fraction = m0) -> lc.Value:
-            return _cube_in(lc.backend_at(backend, b2), law, w, v, m0)[0]
+        def again(fb: AbstractBackend, w: Any = w, v: Any = v, m0: Fraction = m0) -> Any:
+            return _cube_in(fb, law, w, v, m0)
 
         out.append(lc.compare(
             f"|Diag(v)²Wv|₂ ≤ the bound ({label})", backend, lhs, rhs, relation="le",
@@ -766,7 +806,8 @@ P_HEAD = Param("n_search", 2, "largest size of the fixed head block H of the seq
 
 TOL = ("exact over ℚ in the search (rational bounds of L/Υ²); enclosure (flint balls of q(d), "
        "‖W‖₂, ‖P‖₂, κ₂(V)); point arithmetics: c·n·κ(L)·u·2‖W‖₂‖P‖₂ with u of the arithmetic that "
-       "ran; mpmath violations recomputed at doubled precision")
+       "ran; mpmath violations certified only by a recomputation in ball arithmetic (flint); every "
+       "solved P checked by its residual oracle and compared across arithmetics")
 SEQUENCE_NOTE = ("q_m(Υe_m) = −2Υ⁴(P_m)_mm for W_m = −I_m + 2N_m, and (P_m)_mm = ½Σ_{k<m} C(2k, k) "
                  "grows without bound, so no Υ serves every m; a bound |W_ij| ≤ M₀ gives "
                  "sup_m ‖P_m‖₂ < ∞ only for a fixed size m (compactness), not for a sequence.")

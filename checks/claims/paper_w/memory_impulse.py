@@ -31,6 +31,7 @@ from typing import Any
 
 import mpmath
 
+from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, by_arithmetic
 from recmem.checks.claims.paper_w import _linear_memory as lm
 from recmem.checks.claims.paper_w import _memory as mm
@@ -135,12 +136,20 @@ def sketch_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     t0 = time.perf_counter()
     bits = backend.precision_bits
     worst, rows, outcome, certified, cx = 0.0, [], Outcome.PASS, None, None
+    unresolved = 0
     for beta in SKETCH_BETAS:
         for t_q in SKETCH_TIMES:
             scaled, k, err = _sketch_point(law, beta, t_q, kind, bits)
             excess = scaled - k
             rows.append({"β": str(beta), "t": str(t_q), "e^(βt)y_t": mpmath.nstr(scaled, 12),
-                         "K·C": mpmath.nstr(k, 12), "tolerance": mpmath.nstr(err, 3)})
+                         "K·C": mpmath.nstr(k, 12), "tolerance": mpmath.nstr(err, 3),
+                         "quadrature error estimate": mpmath.nstr(
+                             mpmath.mpf(_extremal(beta, t_q, kind, bits)[1]), 3)})
+            # the integral's error estimate must resolve the claimed constant (issue 19): a
+            # quadrature that did not converge passes nothing, whichever side its value fell on
+            if not err <= abs(k) * tol.RESOLVE_LIMIT:
+                unresolved += 1
+                continue
             worst = max(worst, float(max(excess, 0) / err))
             if excess <= err:
                 continue
@@ -156,11 +165,16 @@ def sketch_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
             break
         if outcome is not Outcome.PASS:
             break
+    if outcome is Outcome.PASS and unresolved:
+        outcome = Outcome.INCONCLUSIVE
     return [Evidence(check="extremal y_t = ∫_t^∞ Ce^(−βs) ds by quadrature: e^(βt)|y_t| vs the claimed "
                            "constant", kind="numeric", backend=backend.name, outcome=outcome,
                      precision_bits=bits, instances=len(rows), residual=mpmath.nstr(worst, 3),
                      tolerance="1", tolerance_source="per point: quadrature error estimate·e^(βt) + "
-                     "32u·(|value| + K·C); residual = max(0, e^(βt)y_t − K·C)/tolerance",
+                     "32u·(|value| + K·C); residual = max(0, e^(βt)y_t − K·C)/tolerance; a point "
+                     "whose tolerance exceeds K·C/2 is unresolved (INCONCLUSIVE)",
+                     message=(f"{unresolved} point(s) unresolved: the quadrature's error estimate does not "
+                              "resolve the claimed constant" if unresolved else ""),
                      counterexample=cx if outcome is Outcome.REFUTE else None, certified_by=certified,
                      seconds=time.perf_counter() - t0, data={"points": rows})]
 

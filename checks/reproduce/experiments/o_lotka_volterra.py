@@ -158,6 +158,9 @@ def _report(ctx: RunContext, data: Any, scores: dict[str, Any]) -> None:
     ctx.measure("resumed_at_epoch", {n: s.history.resumed_at for n, s in scores.items() if s.history})
     ctx.measure("stopped", {n: s.history.stopped for n, s in scores.items() if s.history})
     ctx.measure("z_range", [float(data.z.min()), float(data.z.max())])
+    # run-time oracles (issue 19): the RNN states by two routes, and every readout's final loss
+    ctx.measure("route_checks", [c.to_dict() for c in data.route_checks])
+    ctx.measure("loss_checks", {name: s.loss_check(name).to_dict() for name, s in scores.items()})
     _figures(ctx, data, scores, plotted)
     _findings(ctx, scores)
 
@@ -231,6 +234,15 @@ def _figures(ctx: RunContext, data: Any, scores: dict[str, Any], picks: list[int
 
 
 def _findings(ctx: RunContext, scores: dict[str, Any]) -> None:
+    untrained = {n: c for n, s in scores.items() if (c := s.loss_check(n)).status != "trained"}
+    if untrained:
+        # a readout that did not train says nothing about the paper: its comparisons below are
+        # not evidence, and the run says so (exit 1) instead of reporting them as findings
+        ctx.finding(
+            "run-time oracle", "readouts whose final training loss is not below half the constant "
+            "predictor's", ", ".join(sorted(untrained)), "every readout trains", "disagrees",
+            "; ".join(f"{n}: loss {c.loss:.3g}, threshold {c.threshold:.3g} ({c.status})"
+                      for n, c in sorted(untrained.items())))
     err = scores["rnn_mlp"].error
     agreement = "agrees" if err <= MATCH else "partial" if err <= NEAR else "disagrees"
     ctx.finding(
