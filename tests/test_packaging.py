@@ -77,7 +77,9 @@ def test_quick_start_is_two_commands_each_starting_from_a_virtual_environment() 
         assert steps[3].startswith("python -m pip install -e "), command
         assert not any(s.startswith(("pip ", "python3 -m pip", "sudo")) for s in steps), command
     assert commands[0].endswith("&& python -m pip install -e . && recmem verify")
-    assert commands[1].endswith("&& python -m pip install -e '.[test]' && python -m pytest")
+    # the tests run on every core (pytest-xdist) and hold the branch coverage of the certified
+    # routines, the solvers and the verdict machinery (pyproject's [tool.coverage.*], issue 19)
+    assert commands[1].endswith("&& python -m pip install -e '.[test]' && python -m pytest -n auto --cov")
 
 
 def test_ci_runs_exactly_the_readmes_test_command() -> None:
