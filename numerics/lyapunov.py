@@ -375,15 +375,21 @@ def residual_oracle(w: ExactMatrix, x: ExactMatrix | None, p: Any, *,
         return Residual(val, mpmath.mpf(0), "ball", contains,
                         f"ball of {what} {'contains' if contains else 'excludes'} 0 "
                         f"(relative size ≤ {mpmath.nstr(val, 3)}, {prec} bits)")
-    tol = RESIDUAL_C * mpmath.mpf(scale) * mpmath.mpf(unit_roundoff)
+    return _point_residual(val, scale, mpmath.mpf(unit_roundoff), congruence, what,
+                           "rigorous, ball evaluation from the exact W, Q")
+
+
+def _point_residual(val: Any, scale: Any, u: Any, congruence: Any | None, what: str,
+                    how: str) -> Residual:
+    """The verdict of a point answer's oracle: the residual bound ``val`` against c·m·u."""
+    tol = RESIDUAL_C * mpmath.mpf(scale) * u
     ok = bool(val <= tol)
     rhs = "Q" if congruence is None else "X"
-    bits_u = -int(mpmath.log(unit_roundoff, 2))
+    bits_u = -int(mpmath.log(u, 2))
     return Residual(val, tol, "point", ok,
-                    f"relative residual ‖{what}‖_F/(2‖W‖_F‖P‖_F + ‖{rhs}‖_F) ≤ "
-                    f"{mpmath.nstr(val, 3)} (rigorous, ball evaluation from the exact W, Q) "
-                    f"{'≤' if ok else '>'} c·m·u = {RESIDUAL_C}·{mpmath.nstr(scale, 4)}·2^-{bits_u} "
-                    f"= {mpmath.nstr(tol, 3)}")
+                    f"relative residual ‖{what}‖_F/(2‖W‖_F‖P‖_F + ‖{rhs}‖_F) ≤ {mpmath.nstr(val, 3)} "
+                    f"({how}) {'≤' if ok else '>'} c·m·u = {RESIDUAL_C}·{mpmath.nstr(scale, 4)}·"
+                    f"2^-{bits_u} = {mpmath.nstr(tol, 3)}")
 
 
 def _float64_of(m: Any, n: int | None, fn: str, name: str) -> tuple[np.ndarray, bool]:
@@ -434,15 +440,9 @@ def _float_oracle(w: Any, x: Any, p: Any, u: mpmath.mpf, scale: Any, congruence:
         den = (2 * float(np.linalg.norm(wf)) * float(np.linalg.norm(pf))
                + float(np.linalg.norm(xf)))
     val = mpmath.mpf(num / den) if math.isfinite(num) and den > 0 else mpmath.inf
-    tol = RESIDUAL_C * mpmath.mpf(scale) * u
-    ok = bool(val <= tol)
-    rhs = "Q" if congruence is None else "X"
-    bits_u = -int(mpmath.log(u, 2))
-    return Residual(val, tol, "point", ok,
-                    f"relative residual ‖{what}‖_F/(2‖W‖_F‖P‖_F + ‖{rhs}‖_F) ≤ {mpmath.nstr(val, 3)} "
-                    f"(float64 evaluation from the {'exact W rounded once' if w_rounded else 'given W'}"
-                    f" + its a priori error bound) {'≤' if ok else '>'} c·m·u = {RESIDUAL_C}·"
-                    f"{mpmath.nstr(scale, 4)}·2^-{bits_u} = {mpmath.nstr(tol, 3)}")
+    return _point_residual(val, scale, u, congruence, what,
+                           f"float64 evaluation from the {'exact W rounded once' if w_rounded else 'given W'}"
+                           " + its a priori error bound")
 
 
 def _relative(r: Any, wa: Any, pa: Any, xa: Any) -> mpmath.mpf:

@@ -146,3 +146,20 @@ def test_memory_def_mpmath_disagreement_is_a_labelled_heuristic() -> None:
     ev = next(e for e in result.evidence if e.backend == "mpmath@128")
     assert ev.outcome is Outcome.FAIL and ev.certified_by is None and ev.counterexample is None
     assert "heuristic, not certified" in ev.message
+
+
+@pytest.mark.parametrize("claim_id", ["W.memory-impulse.literal", "W.memory-impulse.sketch",
+                                      "O.relaxation"])
+def test_no_refutation_rests_on_a_residual_that_stays_put(claim_id: str) -> None:
+    """The mpmath checks of these false statements find the disagreement; a residual that stays
+    put when the precision doubles used to make them a certified REFUTE. It is strong evidence,
+    not a certificate: each such check is FAIL and says it is a heuristic, or it is REFUTE only
+    through ball arithmetic (the claims stay REFUTED through their exact checks)."""
+    found = _mpmath_refutations(claim_id)
+    assert found
+    for e in found:
+        if e.outcome is Outcome.REFUTE:
+            assert (e.certified_by or "").startswith("ball arithmetic"), e.certified_by
+        else:
+            assert e.certified_by is None and e.counterexample is None, e
+    assert any("heuristic" in e.message or "ball" in (e.certified_by or "") for e in found)
