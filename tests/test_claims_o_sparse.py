@@ -272,7 +272,10 @@ def test_relaxation_printed_refuted_with_its_counterexample() -> None:
     assert numeric_outcomes(r) == {"mpmath@128": {Outcome.REFUTE}, "flint@128": {Outcome.REFUTE},
                                    "numpy": {Outcome.FAIL}}
     parts = by_backend(r, "mpmath@128")[0].data["parts"]
-    assert len(parts) == 4 and all("refute" in p for p in parts[:2])  # values and jumps
+    # values refuted (ball-certified); the jumps' mpmath excess that stays put as the precision
+    # doubles is a labelled heuristic, FAIL (issue 19: flint certifies the jumps)
+    assert len(parts) == 4 and "refute" in parts[0]
+    assert ": fail" in parts[1] and "heuristic, not certified" in parts[1]
 
 
 def test_relaxation_corrected_verified_for_every_t_bar() -> None:
