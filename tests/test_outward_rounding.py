@@ -181,21 +181,12 @@ def test_oracle_failure_is_an_internal_inconsistency_and_errors_the_claim(monkey
                                                                           ) -> None:
     """One mechanism: an exact P that fails its oracle raises InternalInconsistency (planted: the
     exact solver returns P + 1/1000 in one entry), and the claim that reads it reports ERROR."""
-    import flint
 
     from recmem.checks.claims.paper_w import _lyapunov as lc
-    from recmem.numerics import lyapunov as ly
     from recmem.numerics.certified_oracles import InternalInconsistency
 
     assert issubclass(lc.OracleFailure, InternalInconsistency)
-    real = ly.exact
-
-    def slipped(w: Any, qq: Any = None, **kw: Any) -> Any:
-        sol = real(w, qq, **kw)
-        sol.P[0, 0] += flint.fmpq(1, 1000)
-        return sol
-
-    monkeypatch.setattr(ly, "exact", slipped)
+    _plant_exact_slip(monkeypatch)
     with pytest.raises(InternalInconsistency, match="fails its oracle"):
         lc.exact_p([[Fraction(-1), Fraction(1)], [Fraction(0), Fraction(-2)]])
 
@@ -206,12 +197,24 @@ def test_a_slip_in_the_exact_lyapunov_solver_makes_the_claim_an_error(monkeypatc
                                                                       claim_id: str) -> None:
     """The catch site of OracleFailure (the runner): the same slip planted, the claims whose
     search reads exact_p are ERROR (VERIFIED without it), never a refutation of the paper."""
-    import flint
     from claim_helpers import run
+
+
+    assert str(run(claim_id, backends=("sympy",), examples=3).verdict) == "VERIFIED"
+    _plant_exact_slip(monkeypatch)
+    result = run(claim_id, backends=("sympy",), examples=3)
+    assert str(result.verdict) == "ERROR"
+    search = [e for e in result.evidence if e.check.startswith("counterexample search")]
+    assert search and all(str(e.outcome) == "error" and "OracleFailure" in (e.message or "")
+                          for e in search)
+
+
+def _plant_exact_slip(monkeypatch: Any) -> None:
+    """The exact Lyapunov solver's P₀₀ off by 1/1000 (its oracle must refuse it)."""
+    import flint
 
     from recmem.numerics import lyapunov as ly
 
-    assert str(run(claim_id, backends=("sympy",), examples=3).verdict) == "VERIFIED"
     real = ly.exact
 
     def slipped(w: Any, qq: Any = None, **kw: Any) -> Any:
@@ -220,8 +223,3 @@ def test_a_slip_in_the_exact_lyapunov_solver_makes_the_claim_an_error(monkeypatc
         return sol
 
     monkeypatch.setattr(ly, "exact", slipped)
-    result = run(claim_id, backends=("sympy",), examples=3)
-    assert str(result.verdict) == "ERROR"
-    search = [e for e in result.evidence if e.check.startswith("counterexample search")]
-    assert search and all(str(e.outcome) == "error" and "OracleFailure" in (e.message or "")
-                          for e in search)
