@@ -3,12 +3,14 @@
 ``recmem fuzz`` runs one campaign per selected claim (:func:`fuzz_claim`, picklable work items
 for the execution layer, so claims run in parallel with ``--jobs``/``--cluster``):
 
-1. **Replay** — counterexamples stored by earlier campaigns (an example database under
-   ``$RECMEM_HOME/fuzz-examples``: Hypothesis's ``DirectoryBasedExampleDatabase`` as storage,
-   keyed by the claim and the text of its statement) are judged again first; ``--replay`` runs
-   only them.
+1. **Replay** — counterexamples stored by earlier campaigns (under
+   ``$RECMEM_HOME/fuzz-examples``, keyed by the claim and the text of its statement, in the
+   data-only format of :mod:`recmem.checks.fuzz_store`: nothing read there runs code) are judged
+   again first; ``--replay`` runs only them.
 2. **Search** — Hypothesis draws instances from the claim's strategy (its stated domain) and
    the claim's exact or certified ``holds`` judges each; the first counterexample is shrunk. The
+   search runs whatever the replay found, so that its part of the report depends on the seed
+   and the budget only (below). The
    budget is a number of examples and optionally seconds; every judged instance is counted, so
    the report never repeats the budget where Hypothesis stopped early or exhausted a small
    domain. A shrunk counterexample is judged once more (its certificate) and stored.
@@ -28,8 +30,11 @@ or the judge raised, it is an internal inconsistency, a bug of recmem: status ``
 stored counterexample that the judge now clears is only listed (the judge or the parameters may
 have changed since a campaign stored it).
 
-Determinism: the same seed and example budget give the same report (times aside); a seconds
-budget can stop a search earlier on a slower machine.
+Determinism: the same seed and example budget give the same search report (times aside),
+whether or not counterexamples were stored: what the replay adds is reported apart (the
+``replayed`` count, the entries whose ``found_by`` is :data:`FOUND_BY_REPLAY`, listed first, and
+``stored_skipped``), and the status counts both. A seconds budget can stop a search earlier on a
+slower machine.
 """
 
 from __future__ import annotations
@@ -37,12 +42,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import math
-import pickle
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from recmem.checks.claim import Claim, Context
+from recmem.checks.fuzz_store import read, store_instance, stored_instances
 from recmem.checks.verdict import Outcome
 from recmem.numerics.backend import AbstractBackend
 
@@ -156,52 +161,8 @@ def search(claim: Claim, ctx: Context, *, max_examples: int, seconds: float | No
     return out
 
 
-# ---- the example database --------------------------------------------------------------------
-def _database() -> Any:
-    from hypothesis.database import DirectoryBasedExampleDatabase
-
-    from recmem.checks.store import home
-
-    return DirectoryBasedExampleDatabase(str(home() / "fuzz-examples"))
-
-
-def database_key(claim: Claim) -> bytes:
-    """The key of a claim's stored counterexamples: its ID and its statement's text (a changed
-    statement starts afresh)."""
-    text = claim.statement.text if claim.statement is not None else ""
-    return f"recmem-fuzz:{claim.id}:{hashlib.sha256(text.encode()).hexdigest()[:16]}".encode()
-
-
-def stored_instances(claim: Claim) -> list[Any]:
-    """The counterexamples stored for ``claim`` (those that no longer unpickle are skipped; none
-    when no campaign has stored any, or the folder cannot be read)."""
-    from recmem.checks.store import home
-
-    if not (home() / "fuzz-examples").is_dir():
-        return []
-    out = []
-    try:
-        blobs = sorted(_database().fetch(database_key(claim)))
-    except OSError:
-        return []
-    for blob in blobs:
-        try:
-            out.append(pickle.loads(blob))
-        except Exception:  # written by another version of recmem: not ours to judge
-            continue
-    return out
-
-
-def store_instance(claim: Claim, instance: Any) -> None:
-    """Keep a confirmed counterexample for replay (silently not, where it cannot be pickled or
-    ``$RECMEM_HOME`` cannot be written: it is still in the report)."""
-    try:
-        blob = pickle.dumps(instance)
-        _database().save(database_key(claim), blob)
-    except Exception:
-        return
-
-
+# ---- stored counterexamples (checks/fuzz_store.py) -------------------------------------------
+FOUND_BY_REPLAY = "replay of a stored counterexample"
 REPLAY_CHECK = "counterexample stored by recmem fuzz, judged again"
 
 
@@ -317,7 +278,11 @@ class ClaimCampaign:
     # {instance, found_by, judged_again, inconsistent}; ``inconsistent`` when the same judge
     # had refuted that very instance in this run, or raised (an internal inconsistency)
     not_reproduced: list[dict[str, Any]] = field(default_factory=list)
-    searched: bool = False  # whether the search ran (not with --replay or after a replayed one)
+    searched: bool = False  # whether the search ran (not with --replay)
+    # stored entries skipped unread (not in the data-only format: a pickle of an older recmem)
+    stored_skipped: int = 0
+    # why the search's counterexample could not be stored for replay ("" when it was, or none)
+    not_stored: str = ""
 
     @property
     def inconsistent(self) -> list[dict[str, Any]]:
@@ -394,15 +359,18 @@ def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
     camp = ClaimCampaign(claim.id, STATUS_SURVIVED, shards=job.shards,
                          screen=None if screen is None else screen.name)
     if job.shard == 0:
-        for instance in stored_instances(claim):
+        stored = read(claim)  # skipped entries: said once by the command (`stored_skipped`)
+        camp.stored_skipped = stored.skipped
+        for instance in stored.instances:
             camp.replayed += 1
             # stored by an earlier run, perhaps of another recmem or other parameters: a judge
             # that now clears it is not inconsistent with itself
-            cx = _judged_again(claim, ctx, instance, "replay of a stored counterexample", camp,
-                               same_run=False)
+            cx = _judged_again(claim, ctx, instance, FOUND_BY_REPLAY, camp, same_run=False)
             if cx is not None:
                 camp.counterexamples.append(cx)
-    if not job.replay_only and not camp.counterexamples:
+    # the search runs even after a replayed counterexample: its report is then the one the same
+    # seed gives without stored counterexamples (module docstring, Determinism)
+    if not job.replay_only:
         s = search(claim, ctx, max_examples=job.shard_examples, seconds=job.seconds,
                    shrink=True, screen=screen)
         camp.searched = True
@@ -417,7 +385,7 @@ def fuzz_claim(job: FuzzJob) -> ClaimCampaign:
             cx = _judged_again(claim, ctx, s.instance, how, camp, same_run=True)
             if cx is not None:
                 camp.counterexamples.append(cx)
-                store_instance(claim, s.instance)
+                camp.not_stored = store_instance(claim, s.instance) or ""
         if s.out_of_time and not camp.counterexamples:
             camp.note = f"seconds budget spent after {s.examples} examples"
     if job.controls:
@@ -476,16 +444,20 @@ def _fuzz_control(claim: Claim, ctx: Context, control: Any, job: FuzzJob,
 
 def merge(shards: list[ClaimCampaign]) -> ClaimCampaign:
     """One claim's report from its shards' reports, given in shard order: counts add up, the
-    counterexamples are those of the first shard that found any (a counterexample the shards
-    found alike is listed once), and a control's examples to its first counterexample count
-    every example of the shards before the first one that refuted it."""
+    counterexamples are the replayed ones (first shard) and then the search's of the first shard
+    whose search found any (a counterexample the shards found alike is listed once), and a
+    control's examples to its first counterexample count every example of the shards before the
+    first one that refuted it."""
     if len(shards) == 1:
         return shards[0]
     first = shards[0]
     if first.status == STATUS_NO_STRATEGY:
         return first
     out = ClaimCampaign(first.id, STATUS_SURVIVED, replayed=first.replayed, screen=first.screen,
-                        shards=len(shards))
+                        shards=len(shards), stored_skipped=first.stored_skipped)
+    out.counterexamples = [cx for cx in first.counterexamples
+                           if cx["found_by"] == FOUND_BY_REPLAY]
+    found: list[dict[str, Any]] = []
     ratios = [c.max_ratio for c in shards if c.max_ratio is not None]
     out.max_ratio = max(ratios) if ratios else None
     for c in shards:
@@ -494,10 +466,13 @@ def merge(shards: list[ClaimCampaign]) -> ClaimCampaign:
         out.screened += c.screened
         out.dissolved += c.dissolved
         out.seconds = round(out.seconds + c.seconds, 3)
-        if c.counterexamples and not out.counterexamples:
-            out.counterexamples = list(c.counterexamples)
+        searched = [cx for cx in c.counterexamples if cx["found_by"] != FOUND_BY_REPLAY]
+        if searched and not found:
+            found = searched
+        out.not_stored = out.not_stored or c.not_stored
         out.not_reproduced += c.not_reproduced
         out.searched |= c.searched
+    out.counterexamples += found
     notes = sorted({c.note for c in shards if c.note})
     out.note = "; ".join(notes)
     ran = [c.controls for c in shards if c.controls]  # a shard that failed ran none

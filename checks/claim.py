@@ -6,11 +6,22 @@ the registry finds it and the runner needs no change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from recmem.checks.argtypes import brief
+from recmem.checks.limits import (  # noqa: F401 (MEMORY_BUDGET, grows, grows_factorial: for the claims)
+    MEMORY_BUDGET,
+    byte_size,
+    grows,
+    grows_factorial,
+    human_bytes,
+    memory_estimate,
+    over_budget,
+)
 from recmem.checks.verdict import Evidence
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
 from recmem.theory.statement import Control, Statement
@@ -64,17 +75,50 @@ class Provenance:
         return f"{self.paper} {self.location}"
 
 
+# Rationals given as parameters stay within float64's range (2^1023 ≈ 9e307): an exact value with
+# a longer numerator or denominator is refused (its float conversions would overflow, and no
+# parameter of a claim needs one).
+MAX_RATIONAL_BITS = 1000
+
+
 def parse_fraction(text: str) -> Fraction:
-    """An exact rational from '0.9', '9/10' or '1'."""
+    """An exact rational from '0.9', '9/10' or '1' (numerator and denominator below 2^1000)."""
     try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError) as exc:
-        raise ValueError(f"not a rational number: {text!r}") from exc
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"not a rational number: {brief(text)}") from None
+    if max(abs(value.numerator), value.denominator).bit_length() > MAX_RATIONAL_BITS:
+        raise ValueError(f"{brief(text)} is out of range (numerator and denominator must stay "
+                         f"below 2^{MAX_RATIONAL_BITS} ≈ 1e301, read exactly)")
+    return value
+
+
+# Integers longer than this are refused before conversion (Python refuses 4300 digits itself).
+MAX_INT_DIGITS = 1000
+
+
+def parse_int(text: str) -> int:
+    """An integer from its decimal digits; ValueError saying so, in the user's terms, otherwise
+    (Python's own message names ``int()`` and its digit limit)."""
+    digits = str(text).strip()
+    if not re.fullmatch(r"[+-]?\d+", digits):
+        raise ValueError(f"expected an integer, got {brief(text)}")
+    if len(digits) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(digits.lstrip('+-'))} digits is far too large")
+    return int(digits)
+
+# At most this many entries in a list-valued parameter (``Ns``, ``times``, ``beta_exponents``…).
+MAX_ENTRIES = 256
 
 
 @dataclass(frozen=True)
 class Param:
-    """A claim parameter with a default that ``--param NAME=VALUE`` overrides."""
+    """A claim parameter with a default that ``--param NAME=VALUE`` overrides.
+
+    A parameter that sets the size of work has an upper limit ``max`` (on the value, or on each
+    entry of a list) and ``cost``, an estimate of the memory (bytes) a run needs at a value; a
+    larger value is refused before any work, with both estimates in the message. ``parse=int``
+    (the default) reads the text with :func:`parse_int`, whose refusals are in the user's terms."""
 
     name: str
     default: Any
@@ -82,31 +126,55 @@ class Param:
     parse: Callable[[str], Any] = int
     choices: tuple[Any, ...] | None = None
     check: Callable[[Any], str | None] | None = None  # returns an error message or None
+    max: int | None = None
+    cost: Callable[[int], float] | None = None
 
     def convert(self, text: str) -> Any:
         try:
-            value = self.parse(text)
-        except (ValueError, TypeError) as exc:
-            raise ValueError(f"parameter {self.name}: {exc}") from exc
+            value = (parse_int if self.parse is int else self.parse)(text)
+        except (ValueError, ArithmeticError) as exc:  # a refusal of the text (a TypeError is a bug)
+            raise ValueError(f"parameter {self.name}: {brief(str(exc), 160, quote=False)}") from None
         self.validate(value)
         return value
 
     def validate(self, value: Any) -> None:
         if self.choices is not None and value not in self.choices:
             raise ValueError(f"parameter {self.name} must be one of "
-                             f"{', '.join(map(str, self.choices))}, got {value!r}")
+                             f"{', '.join(map(str, self.choices))}, got {brief(value)}")
+        self.check_size(value)
         if self.check is not None and (msg := self.check(value)):
             raise ValueError(f"parameter {self.name}: {msg}")
+
+    def check_size(self, value: Any) -> None:
+        """ValueError when ``value`` (or a list's length or largest entry) exceeds the limits."""
+        if isinstance(value, tuple | list):
+            if len(value) > MAX_ENTRIES:
+                raise ValueError(f"parameter {self.name}: at most {MAX_ENTRIES} entries, got "
+                                 f"{len(value)}")
+            ints = [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
+            largest = max(ints, default=None)
+        else:
+            largest = value if isinstance(value, int) and not isinstance(value, bool) else None
+        if self.max is None or largest is None or largest <= self.max:
+            return
+        why = ""
+        if self.cost is not None:
+            limit = byte_size(memory_estimate(self.cost, self.max))
+            why = (f" ({self.name} = {brief(largest)} would need "
+                   f"{human_bytes(memory_estimate(self.cost, largest))}; the limit keeps a run "
+                   f"under about {limit})")
+        raise ValueError(f"parameter {self.name} must be at most {self.max}, got "
+                         f"{brief(largest)}{why}")
 
 
 def at_least(lo: int) -> Callable[[Any], str | None]:
     """A parameter check: integer ≥ lo."""
-    return lambda v: None if v >= lo else f"must be ≥ {lo}, got {v}"
+    return lambda v: None if v >= lo else f"must be ≥ {lo}, got {brief(v)}"
 
 
 def in_unit_interval(v: Fraction) -> str | None:
     """A parameter check: 0 ≤ v ≤ 1."""
-    return None if 0 <= v <= 1 else f"must lie in [0, 1], got {v}"
+    return None if 0 <= v <= 1 else f"must lie in [0, 1], got {brief(v)}"
 
 
 @dataclass
@@ -154,6 +222,19 @@ def by_arithmetic(handlers: Mapping[str, NumericSide], why_not: str) -> NumericS
     return numeric
 
 
+def _joint_check(cost: Callable[[Mapping[str, Any]], float],
+                 then: Callable[[Mapping[str, Any]], str | None] | None
+                 ) -> Callable[[Mapping[str, Any]], str | None]:
+    """A claim's joint parameter check: the estimated memory ``cost(values)`` within
+    MEMORY_BUDGET, then ``then`` (the claim's own check), if any."""
+    def check(values: Mapping[str, Any]) -> str | None:
+        refusal = over_budget(memory_estimate(lambda _: cost(values), 0), "these parameters together")
+        if refusal is not None:
+            return refusal + ": choose smaller sizes"
+        return then(values) if then is not None else None
+    return check
+
+
 @dataclass(frozen=True)
 class Claim:
     """A statement as printed, with its provenance and checks.
@@ -190,11 +271,17 @@ class Claim:
     # the finding in one line, for the README's findings tables (checks/readme_tables.py);
     # the title stands in when it is empty
     summary: str = ""
+    # the memory (bytes) a run needs, estimated from all parameters together, where their
+    # sizes multiply: a run over MEMORY_BUDGET is refused with the estimate (checked before the
+    # claim's own ``validate``, which it joins)
+    cost: Callable[[Mapping[str, Any]], float] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.statement, Statement):
             raise TypeError(f"{self.id}: the statement must be a recmem.theory.statement."
                             f"Statement (written once, in theory/), got {type(self.statement)!r}")
+        if self.cost is not None:
+            object.__setattr__(self, "validate", _joint_check(self.cost, self.validate))
 
     @property
     def paper(self) -> str:

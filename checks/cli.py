@@ -1,7 +1,8 @@
 """The ``recmem`` command line. Every command is also a Python call in :mod:`recmem.checks`.
 
 Exit status: 0 when every selected claim is VERIFIED or CORROBORATED, 1 otherwise, 2 for bad usage
-(one line on stderr, no traceback, before any work), 130 when interrupted (Ctrl-C).
+(one line on stderr, no traceback, before any work), 130 when interrupted (Ctrl-C, or SIGTERM
+from ``kill``, ``timeout`` or a batch scheduler: the same partial results and exports).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from recmem.checks.argtypes import int_between, output_path, seed
+from recmem.checks.argtypes import MAX_EXAMPLES, brief, finite, int_between, output_path, seed
 from recmem.checks.claim import PAPERS
+from recmem.checks.terminal import NARROW_COLUMNS
 
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -43,32 +45,69 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
+def _clash(outputs: list[tuple[str, Any]]) -> int | None:
+    """Exit status 2 (said in one line) when an output is recmem's state or another output
+    (``recmem.checks.outputs.refuse_clashes``); None when they are fine."""
+    from recmem.checks.outputs import OutputPathError, refuse_clashes
+
+    try:
+        refuse_clashes(outputs)
+    except OutputPathError as exc:
+        return _usage(str(exc))
+    return None
+
+
 def _bits(text: str) -> int:
     from recmem.numerics.backend import MAX_BITS, MIN_BITS
 
     return int_between(MIN_BITS, MAX_BITS, "a number of bits")(text)
 
 
+# a local worker process holds recmem, numpy, torch and SymPy (~400 MB): at most this many per CPU
+JOBS_PER_CPU, WORKER_BYTES = 4, 400 * 10**6
+
+
 def _jobs(text: str) -> int:
-    from recmem.checks.execution import parse_jobs
+    from recmem.checks.execution import available_cpus, parse_jobs
+    from recmem.checks.limits import human_bytes
 
     try:
-        return parse_jobs(text)
+        jobs = parse_jobs(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    most = JOBS_PER_CPU * max(1, available_cpus())
+    if jobs > most:
+        raise argparse.ArgumentTypeError(
+            f"{brief(jobs)} worker processes would need {human_bytes(jobs * WORKER_BYTES)} "
+            f"(~{WORKER_BYTES // 10**6} MB each); at most {most} ({JOBS_PER_CPU} per CPU here)")
+    return jobs
+
+
+#: ``--timeout`` of verify and fuzz: a positive, finite number of seconds
+claim_timeout = finite("seconds", lambda x: x > 0, "a positive number of seconds")
 
 
 def _param_pairs(items: Sequence[str]) -> dict[str, str]:
+    """``--param NAME=VALUE`` items as a dict; UsageError for a malformed item or a NAME given
+    twice with different values."""
+    from recmem.checks.runner import UsageError
+
     out: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
         if not sep or not name or not value:
-            raise ValueError(f"--param expects NAME=VALUE, got {item!r}")
-        out[name.strip()] = value.strip()
+            raise UsageError(f"--param expects NAME=VALUE, got {brief(item)}")
+        if out.get(name, value) != value:
+            raise UsageError(f"--param {name} is given twice ({brief(out[name])} and "
+                             f"{brief(value)})")
+        out[name] = value
     return out
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from recmem.checks.execution import CLUSTER_TRUST
+
     p = _Parser(prog="recmem", description="Verify the claims of papers on memory in recurrent "
                 "networks: symbolically, at any precision, and by fuzzing.")
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -97,11 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="working precision of mpmath/flint backends given without @BITS, "
                         "2 to 65536 bits (default 256)")
     v.add_argument("--seed", type=seed, default=0,
-                   help="seed of every random draw, a non-negative integer (default 0)")
+                   help="seed of every random draw, 0 … 2^32 − 1 (default 0)")
     v.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="override a claim parameter (see `recmem show CLAIM_ID`)")
-    v.add_argument("--examples", type=int_between(1), default=60, metavar="N",
-                   help="examples for each counterexample search (default 60)")
+    v.add_argument("--examples", type=int_between(1, MAX_EXAMPLES), default=60, metavar="N",
+                   help=f"examples for each counterexample search, 1 … {MAX_EXAMPLES} (default 60)")
     v.add_argument("--no-controls", action="store_true",
                    help="skip the negative controls (nearby false statements that every claim's "
                         "checks must refute); verdicts then rest on the checks alone")
@@ -111,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--markdown", metavar="PATH", type=output_path("--markdown"),
                    help="write a Markdown report here")
     v.add_argument("--quiet", action="store_true", help="no progress display")
+    v.add_argument("--timeout", type=claim_timeout, default=None, metavar="SECONDS",
+                   help="time limit per claim: a claim still running after SECONDS is "
+                        "INCONCLUSIVE (\"timed out\") and the run goes on; each claim then "
+                        "runs in a worker process, which can be stopped (default: none)")
     where = v.add_mutually_exclusive_group()
     where.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                        help="run N claims at once on local processes, or 'auto' (one per CPU); "
@@ -118,8 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "claim after the other, in this process)")
     where.add_argument("--cluster", metavar="ADDRESS",
                        help="run the claims on the workers of a dask cluster, given its "
-                            "scheduler's address (tcp://HOST:PORT; start it with `dask "
-                            "scheduler`, workers with `dask worker ADDRESS --nthreads 1`)")
+                            "scheduler's address (tcp://HOST:PORT or tls://HOST:PORT; start it "
+                            "with `dask scheduler`, workers with `dask worker ADDRESS "
+                            "--nthreads 1`). " + CLUSTER_TRUST)
 
     from recmem.checks import fuzz_cli
 
@@ -136,24 +180,39 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _console(stderr: bool = False) -> Any:
+def _console() -> Any:
+    """A rich Console on standard output, no highlighting (claim IDs and formulas keep their
+    text)."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    return Console(highlight=False)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from rich.markup import escape
     from rich.table import Table
 
     from recmem.checks.registry import all_claims
+    from recmem.checks.terminal import add_id_column
 
+    if (clash := _clash([("--json", args.json)])) is not None:
+        return clash
     claims = [c for c in all_claims().values() if args.paper in (None, c.paper)]
-    table = Table(title=f"{len(claims)} claims", show_lines=False)
-    for col in ("ID", "source", "title", "uses"):
-        table.add_column(col)
+    con = _console()
+    with_source = con.width >= NARROW_COLUMNS  # narrower: `recmem show` prints the source
+    table = Table(title=f"{len(claims)} claims", show_lines=False,
+                  caption=None if with_source else "source: `recmem show CLAIM_ID`")
+    add_id_column(table, "ID", [c.id for c in claims])
+    if with_source:
+        table.add_column("source", overflow="fold")
+    # the claims a claim uses go under its title, one line wrapped at ", ": the column is as
+    # wide as the longest used ID, so those IDs stay whole too
+    table.add_column("title / uses", overflow="fold",
+                     min_width=max((len(u) for c in claims for u in c.uses), default=5))
     for c in claims:
-        table.add_row(c.id, c.provenance.short(), c.title, ", ".join(c.uses))
-    _console().print(table)
+        about = escape(c.title) + (f"\n[dim]uses {', '.join(c.uses)}[/]" if c.uses else "")
+        table.add_row(c.id, *([escape(c.provenance.short())] if with_source else []), about)
+    con.print(table)
     if args.json:
         from recmem.checks.outputs import write_atomic
 
@@ -195,7 +254,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     if c.params:
         con.print("parameters (--param NAME=VALUE):")
         for p in c.params:
-            con.print(f"  {p.name} = {p.default}   {escape(p.help)}")
+            limit = "" if p.max is None else f" (at most {p.max})"
+            con.print(f"  {p.name} = {p.default}   {escape(p.help)}{limit}")
     if c.notes:
         con.print(f"notes: {escape(c.notes)}")
     con.print("negative controls (nearby false statements; the checks must refute each, or the "
@@ -214,6 +274,12 @@ def cmd_show(args: argparse.Namespace) -> int:
                  else ""))
     if r.get("reason"):
         con.print(f"why: {escape(r['reason'])}")
+    if r["verdict"] == "INCONCLUSIVE":  # what would resolve it, by the stored evidence itself
+        from recmem.checks.hints import resolution_hint
+        from recmem.checks.report import ClaimResult
+
+        hint = resolution_hint(ClaimResult.from_dict(r), c.decided_by, [p.name for p in c.params])
+        con.print("to resolve: " + escape(hint))
     if "counterexample" in r:
         con.print("counterexample: " + escape(json.dumps(r["counterexample"], ensure_ascii=False)))
     if r.get("controls") is not None:
@@ -221,18 +287,20 @@ def cmd_show(args: argparse.Namespace) -> int:
             con.print(f"  control “{escape(k['change'])}”: {k['verdict']}")
     for e in r["evidence"]:
         parts = [f"{e['check']} [{e['backend']}] {e['outcome']}"]
-        for key in ("residual", "tolerance", "condition_number", "scope", "certified_by",
-                    "message"):
-            if key in e:
+        for key in ("precision_bits", "needed_bits", "residual", "tolerance",
+                    "condition_number", "scope", "certified_by", "message"):
+            if key in e:  # needed_bits: the precision that would resolve the check
                 parts.append(f"{key}={e[key]}")
         con.print("  - " + escape("; ".join(parts)))
     return EXIT_OK
 
 
 def _show_history(con: Any, claim_id: str) -> int:
+    from rich.markup import escape
     from rich.table import Table
 
     from recmem.checks import store
+    from recmem.checks.report import arithmetics_of
 
     runs = store.history(claim_id)
     if not runs:
@@ -241,18 +309,19 @@ def _show_history(con: Any, claim_id: str) -> int:
     t = Table(title=f"{claim_id}: {len(runs)} stored run(s), newest first")
     for col in ("stored", "seed", "bits", "controls", "verdict", "arithmetics"):
         t.add_column(col, no_wrap=col != "arithmetics",
+                     overflow="fold" if col == "arithmetics" else "ellipsis",
                      justify="right" if col in ("seed", "bits") else "left")
     for r in runs:
+        # the arithmetics whose checks ran and resolved something, as in `recmem verify`'s
+        # table (not the ones requested: a requested torch:cuda without CUDA ran nothing)
+        ran = arithmetics_of((e.get("backend", ""), e.get("outcome", ""))
+                             for e in r.result.get("evidence") or [])
         t.add_row(r.stored_at[:19].replace("T", " "), str(r.run.get("seed")),
                   str(r.run.get("precision")), "off" if r.run.get("controls") is False else "on",
                   f"[{VERDICT_STYLE.get(r.verdict, '')}]{r.verdict}[/]",
-                  " ".join(r.run.get("backends") or []))
+                  escape(" ".join(_short(a) for a in ran)))
     con.print(t)
     return EXIT_OK
-
-
-# below this many columns the table leaves out the source (`recmem show` prints it)
-NARROW_COLUMNS = 100
 
 
 def _verdict_table(report: Any, width: int) -> Any:
@@ -260,18 +329,21 @@ def _verdict_table(report: Any, width: int) -> Any:
     from rich.table import Table
 
     from recmem.checks.hints import shorten
+    from recmem.checks.terminal import add_id_column
 
+    not_run = report.not_run()
     t = Table(title="recmem verify" + ("" if report.complete else " (interrupted)"),
-              show_lines=False)
+              show_lines=False, caption="\n".join(
+                  escape(f"not run: {b}: {shorten(why, 120)}") for b, why in not_run.items())
+              or None, caption_justify="left")
     with_source = width >= NARROW_COLUMNS
     # nothing is cut: IDs, verdicts and counts keep their width; source and arithmetics wrap
-    # at spaces
-    t.add_column("claim", min_width=max((len(c.id) for c in report.claims), default=5),
-                 no_wrap=True)
+    # at spaces (or, for a word longer than the column, anywhere)
+    add_id_column(t, "claim", [c.id for c in report.claims])
     t.add_column("verdict", no_wrap=True)
     if with_source:
-        t.add_column("source")
-    t.add_column("arithmetics", min_width=10)
+        t.add_column("source", overflow="fold")
+    t.add_column("arithmetics", min_width=10, overflow="fold")
     t.add_column("controls", justify="right", no_wrap=True)
     t.add_column("s", justify="right", no_wrap=True)
     for c in report.claims:
@@ -301,7 +373,9 @@ def _print_report(report: Any) -> None:
     claims = all_claims()
     con = _console()
     con.print(_verdict_table(report, con.width))
-    con.print("summary: " + ", ".join(f"{n} {v}" for v, n in report.counts().items()))
+    not_run = report.not_run()
+    con.print("summary: " + ", ".join(f"{n} {v}" for v, n in report.counts().items())
+              + (f"; not run: {', '.join(not_run)}" if not_run else ""))
     for c in report.claims:
         if str(c.verdict) == "INCONCLUSIVE":
             claim = claims.get(c.id)
@@ -323,20 +397,19 @@ def _write_reports(args: argparse.Namespace, report: Any) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from recmem.checks import registry, store
     from recmem.checks.runner import Interrupted, UsageError, verify
+    from recmem.checks.terminal import progress_bar, stderr_console
 
+    if (clash := _clash([("--json", args.json), ("--markdown", args.markdown)])) is not None:
+        return clash
     try:
         params = _param_pairs(args.param)
         n_claims = len(registry.select(args.claim_ids or None, args.paper))
-    except (ValueError, registry.UnknownClaim) as exc:
+    except (UsageError, registry.UnknownClaim) as exc:
         return _usage(exc.args[0] if isinstance(exc, KeyError) else str(exc))
-    err = _console(stderr=True)
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
-        "{task.completed}/{task.total}"), TimeElapsedColumn(), console=err, transient=True,
-        disable=args.quiet or not err.is_terminal)
+    err = stderr_console()
+    progress = progress_bar(err.is_terminal and not args.quiet, err)
     task = progress.add_task("verifying", total=n_claims)
     store_problem: list[str] = []
     running: list[str] = []  # claims handed to a worker and not finished (one when serial)
@@ -372,7 +445,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = verify(args.claim_ids or None, paper=args.paper, backends=args.backend,
                             precision=args.precision, seed=args.seed, params=params,
                             search_examples=args.examples, controls=not args.no_controls,
-                            jobs=args.jobs, cluster=args.cluster, on_claim_start=started,
+                            jobs=args.jobs, cluster=args.cluster, timeout=args.timeout,
+                            on_claim_start=started,
                             on_claim_done=done)
     except UsageError as exc:
         return _usage(str(exc))
@@ -380,7 +454,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         _print_report(stop.report)
         _write_reports(args, stop.report)
         during = stop.report.meta["interrupted"]["during"]
-        sys.stderr.write(f"recmem: interrupted{f' during {during}' if during else ''}; "
+        sys.stderr.write(f"recmem: interrupted{_by_signal()}"
+                         f"{f' during {during}' if during else ''}; "
                          f"{len(stop.report.claims)} finished claim(s) kept"
                          f"{'' if store_problem else ' (`recmem show`)'}"
                          f"{' and in ' + str(args.json) if args.json else ''} "
@@ -432,9 +507,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
             code = handler[args.command](args)
     except KeyboardInterrupt:
-        sys.stderr.write("recmem: interrupted\n")
+        sys.stderr.write(f"recmem: interrupted{_by_signal()}\n")
         code = EXIT_INTERRUPTED
     return code
+
+
+def _by_signal() -> str:
+    """" by SIGTERM" when that (not Ctrl-C) interrupted the command, else nothing."""
+    from recmem.checks import interrupt
+
+    return " by SIGTERM" if interrupt.received() == "SIGTERM" else ""
 
 
 def entry() -> NoReturn:

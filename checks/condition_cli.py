@@ -17,22 +17,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib
 import os
-import signal
 import sys
-import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from recmem.checks.argtypes import int_between, output_path
+from recmem.checks.argtypes import brief, int_between, output_path
 from recmem.checks.execution import ItemResult
 from recmem.checks.sweep_store import STORE_NAME, PointKey, StoreError
 from recmem.checks.terminal import progress_bar
@@ -72,8 +70,10 @@ Without --cols every size N gives an N×N matrix; with --cols the sweep is every
 
 Every finished point is stored at once in --out (condition.sqlite); the same command run again
 skips the stored points, so an interrupted or killed sweep resumes where it stopped (--redo
-recomputes). --csv, --json and --plot are written from the store, so on a finished sweep they
-only redraw.
+recomputes; points stored by another recmem version, or from another content of a file: family,
+are computed again). Every point runs with one BLAS thread, so the float64 column is the same
+serially, with --jobs and on a cluster (column float64_blas). --csv, --json and --plot are
+written from the store, so on a finished sweep they only redraw.
 
 Run-time checks: every certified bracket is compared with numpy's float64 value where float64
 resolves κ (δ = 16·N·κ·u < 1/2; the bracket widened by 2δ must contain it), and with the second
@@ -85,9 +85,9 @@ the point is marked INCONSISTENT (table, CSV, JSON: inconsistent = true), never 
 Exit status: 0 every point done, certified to --digits, no overlay bound violated; 1 a bound
 violated (VIOLATED, printed loudly), a point not certified to --digits, or a point without a
 result (refused by the engine or failed); 2 bad usage (one line, before any work; also when the
-engine refuses every point of the sweep); 3 an internal inconsistency at some point (INCONSISTENT:
-a bug of recmem, please report it; it takes precedence over 1); 130 interrupted (the finished
-points are kept)."""
+engine refuses every point of the sweep, or a size would need more than 4 GB of memory); 3 an
+internal inconsistency at some point (INCONSISTENT: a bug of recmem, please report it; it takes
+precedence over 1); 130 interrupted by Ctrl-C or SIGTERM (the finished points are kept)."""
 
 
 class ConditionUsageError(ValueError):
@@ -187,6 +187,8 @@ def out_dir(text: str) -> Path:
 
 def add_parser(sub: Any) -> None:
     """Register ``recmem condition`` on the subparsers ``sub`` of the ``recmem`` parser."""
+    from recmem.checks.execution import CLUSTER_TRUST
+
     p = sub.add_parser(
         "condition", help="certified condition numbers of Vandermonde matrices over node families",
         description="Sweep node families, sizes, seeds and precisions and compute, for each point, "
@@ -228,7 +230,8 @@ def add_parser(sub: Any) -> None:
                         "CPU) (default 1: in this process)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="run the points on a Dask cluster (scheduler address, e.g. "
-                        "tcp://host:8786); see docs/CONDITION.md")
+                        "tcp://host:8786 or tls://host:8786); see docs/CONDITION.md. "
+                        + CLUSTER_TRUST)
     p.add_argument("--out", type=out_dir, default=Path(DEFAULT_OUT), metavar="DIR",
                    help=f"the sweep's folder: its store condition.sqlite (default ./{DEFAULT_OUT})")
     p.add_argument("--redo", action="store_true",
@@ -337,11 +340,45 @@ def has_checks(module: ModuleType) -> bool:
     return "check" in {f.name for f in dataclasses.fields(module.Point)}
 
 
-def stale(row: dict[str, Any], check: bool | None, checks: bool) -> bool:
+def fingerprint(key: PointKey, hashes: dict[str, str]) -> dict[str, str]:
+    """What a stored row must carry to be reused for ``key``, stored with it: the recmem version
+    that computed it and, for a ``file:`` family, the SHA-256 of the file's content as it is now
+    (``hashes``, from :func:`node_file_hashes`), so a changed file is never answered by points of
+    its old content."""
+    from recmem.checks.cli import _version
+
+    out = {"recmem": _version()}
+    if key.family in hashes:
+        out["nodes_sha256"] = hashes[key.family]
+    return out
+
+
+def node_file_hashes(families: list[Any]) -> dict[str, str]:
+    """Family spec → SHA-256 of the content of its nodes file, for the ``file:`` families;
+    :class:`ConditionUsageError` when a file cannot be read (it was read while parsing)."""
+    import hashlib
+
+    out = {}
+    for fam in families:
+        if getattr(fam, "path", None):
+            try:
+                out[fam.spec] = hashlib.sha256(Path(fam.path).read_bytes()).hexdigest()
+            except OSError as exc:
+                raise ConditionUsageError(f"cannot read node file {fam.path!r}: "
+                                          f"{exc.strerror or exc}") from None
+    return out
+
+
+def stale(row: dict[str, Any], check: bool | None, checks: bool,
+          expected: dict[str, str] | None = None) -> bool:
     """Whether a stored row must be computed again: it is marked inconsistent (a bug since
-    fixed, or not: the next run says), or the engine runs cross-checks (``checks``) and the row
-    predates them, or ``--check`` asks for the second route that the row skipped."""
+    fixed, or not: the next run says), or it does not carry the ``expected`` fingerprint
+    (:func:`fingerprint`: another recmem version, another content of its nodes file, or a row
+    older than fingerprints), or the engine runs cross-checks (``checks``) and the row predates
+    them, or ``--check`` asks for the second route that the row skipped."""
     if row.get("inconsistent"):
+        return True
+    if expected and any(row.get(name) != value for name, value in expected.items()):
         return True
     if not checks or row.get("quantity") in ("reconstruct", "timestamp"):
         return False
@@ -404,23 +441,6 @@ def _start_executor(jobs: int, cluster: str | None, stack: contextlib.ExitStack)
         raise ConditionUsageError(f"--cluster needs dask.distributed ({_one_line(exc)})") from None
     except (OSError, ValueError) as exc:  # ClusterUnavailable is a ValueError
         raise ConditionUsageError(_one_line(exc)) from None
-
-
-@contextlib.contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """Ctrl-C during the block (a store write) is held until the block ends, then raised: a
-    point whose result arrived is never lost to an interrupt."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if held:
-        raise KeyboardInterrupt
 
 
 # -- presentation -----------------------------------------------------------------------------------
@@ -495,6 +515,18 @@ def inconsistent(row: dict[str, Any]) -> bool:
 def violations(row: dict[str, Any]) -> list[dict[str, Any]]:
     """The overlay bounds the measured bracket contradicts."""
     return [o for o in row.get("overlays") or [] if o.get("holds") is False]
+
+
+def remedy(key: PointKey) -> str:
+    """What may certify a point that missed its digits: more bits when the precision was fixed;
+    with automatic precision (which already escalated to the engine's ceiling, or met the
+    float64 stage's limit of the structured route) another route or a smaller request."""
+    fewer = f"fewer --digits (below {key.digits})"
+    if key.precision is not None:
+        return f"raise --precision (above {key.precision} bits) or leave it automatic, or ask " + fewer
+    if key.backend == "dense":
+        return f"ask {fewer} or a smaller N (--rows)"
+    return f"try --backend dense (N ≤ 256), ask {fewer}, or a smaller N (--rows)"
 
 
 def _or_dash(value: Any) -> str:
@@ -591,8 +623,15 @@ class _Outcomes:
 def run(args: argparse.Namespace) -> int:
     """``recmem condition``: the exit status (docs/CONDITION.md); :class:`ConditionUsageError`
     for bad usage, raised before any work."""
+    from recmem.checks.outputs import Kept, OutputPathError, refuse_clashes
     from recmem.checks.sweep_store import SweepStore
 
+    kept = [Kept("the sweep's store", args.out / STORE_NAME, sqlite=True),
+            *(Kept(f"the input of --nodes {f.spec}", Path(f.path)) for f in args.nodes if f.path)]
+    try:
+        refuse_clashes([("--csv", args.csv), ("--json", args.json), ("--plot", args.plot)], kept)
+    except OutputPathError as exc:
+        raise ConditionUsageError(str(exc)) from None
     if args.plot:
         import importlib.util
 
@@ -601,6 +640,7 @@ def run(args: argparse.Namespace) -> int:
     check_executor(args.jobs, args.cluster)
     sweep = plan(args)
     engine = load_engine(engine_name())
+    check_memory(engine, sweep.keys, args.check)
     refused = _validate(engine, sweep.keys, args.check)
     if refused and len(refused) == len(sweep.keys):
         raise ConditionUsageError(_refusal_summary(refused, len(sweep.keys)))
@@ -620,6 +660,36 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if unused:  # bad usage found late (a cluster that does not answer) leaves no store
             _remove_store(args.out)
+
+
+def check_memory(engine: ModuleType, keys: list[PointKey], check: bool | None = None) -> None:
+    """Refuse, before any allocation, a sweep whose largest point the engine estimates (its
+    ``memory_estimate``, when it has one) to need more than ``checks.limits.MEMORY_BUDGET``
+    (``checks.limits.over_budget``): :class:`ConditionUsageError` naming the size, the estimate
+    and the largest N that fits."""
+    from recmem.checks.limits import MEMORY_BUDGET, over_budget
+
+    estimate = getattr(engine, "memory_estimate", None)
+    if estimate is None or not keys:
+        return
+    shapes = {(k.rows, k.cols, k.quantity, k.precision): k for k in keys}
+    need, key = max(((float(estimate(engine_point(engine, k, check))), k)
+                     for k in shapes.values()), key=lambda t: t[0])
+    size = f"N = {key.rows}" + ("" if key.rows == key.cols else f", L = {key.cols}")
+    refusal = over_budget(need, f"a point at {brief(size, 80, quote=False)}")
+    if refusal is None:
+        return
+    fits = ""
+    if key.rows == key.cols:  # the largest square size within the budget (estimates grow with N)
+        lo, hi = 1, key.rows
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            probe = dataclasses.replace(key, rows=mid, cols=mid)
+            lo, hi = ((mid, hi) if estimate(engine_point(engine, probe, check)) <= MEMORY_BUDGET
+                      else (lo, mid - 1))
+        fits = f"; N ≤ {lo} fits"
+    option = "--rows" if key.rows == key.cols else "--rows/--cols"
+    raise ConditionUsageError(f"{option} too large: {refusal}{fits}")
 
 
 def _remove_store(folder: Path) -> None:
@@ -662,9 +732,12 @@ def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, module: ModuleTyp
     total = len(sweep.keys)
     runnable = [k for k in sweep.keys if k not in refused]
     stored = set() if args.redo else store.stored_keys() & set(runnable)
-    # stored rows marked inconsistent, or without the run-time checks this run asks for, run again
+    # stored rows marked inconsistent, computed by another recmem or from another content of
+    # their nodes file, or without the run-time checks this run asks for, run again
     checks = has_checks(module)
-    again = {k for k, row in store.get(stored).items() if stale(row, args.check, checks)}
+    hashes = node_file_hashes(args.nodes)
+    again = {k for k, row in store.get(stored).items()
+             if stale(row, args.check, checks, fingerprint(k, hashes))}
     stored -= again
     todo = [k for k in runnable if k not in stored]
     outcomes = _Outcomes(refused=dict(refused))
@@ -689,8 +762,9 @@ def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, module: ModuleTyp
                     sys.stderr.write(f"--redo: recomputing all {len(todo)} points\n")
                 if again:
                     sys.stderr.write(f"{len(again)} stored point(s) marked inconsistent or "
-                                     "without the run-time checks asked for: computing them "
-                                     "again\n")
+                                     "without the run-time checks asked for, or computed by "
+                                     "another recmem version or from another content of their "
+                                     "nodes file: computing them again\n")
             if refused:
                 sys.stderr.write(f"recmem: warning: {_refusal_summary(refused, total)}; running "
                                  "the others\n")
@@ -704,8 +778,8 @@ def _sweep(args: argparse.Namespace, sweep: Sweep, store: Any, module: ModuleTyp
                 done += 1
                 outcome = _outcome(result)
                 if outcome["status"] == "ok":
-                    with _sigint_deferred():
-                        store.put(key, outcome["row"], sweep_id)
+                    with interrupt.deferred():
+                        store.put(key, outcome["row"] | fingerprint(key, hashes), sweep_id)
                 elif outcome["status"] == "refused":
                     outcomes.refused[key] = outcome["message"]
                 else:
@@ -822,7 +896,7 @@ def _finish(args: argparse.Namespace, sweep: Sweep, rows: dict[PointKey, dict[st
                   f"{_or_dash(row.get('precision_used'))} bits"
                   + (f" ({escape(note)})" if note else "")
                   + " — a limit of the arithmetic at this precision, not an error in the tool; "
-                    "raise --precision (or leave it automatic) or lower --digits")
+                  + escape(remedy(key)))
     for key in missing:
         if key in outcomes.refused:
             con.print(f"[yellow]refused[/] by the engine: {escape(where(key, random.get(key.family)))}: "

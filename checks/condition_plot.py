@@ -13,9 +13,7 @@ title. matplotlib is imported here only.
 from __future__ import annotations
 
 import math
-import os
 import statistics
-import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -134,23 +132,9 @@ def write_plot(records: list[dict[str, Any]], path: Path, symbol: str,
 
 def _save(fig: Any, path: Path) -> None:
     """Save through a temporary file and a rename (a reader never sees half a picture)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    suffix = path.suffix or ".png"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=suffix)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=110, format=suffix[1:].lower())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    from recmem.checks.outputs import write_figure
 
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    write_figure(fig, path)
 
 
 __all__ = ["on_value", "write_plot"]

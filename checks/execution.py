@@ -29,8 +29,12 @@ puts them back in it. (A script that uses local processes needs the ``if __name_
   (at most ``jobs``) and ignore SIGINT: a Ctrl-C in the terminal reaches the whole process group,
   and only the parent decides what it means (it stops the pool, see below). Their numeric
   libraries get one thread each (``OMP_NUM_THREADS`` etc., unless set), as dask's workers do.
-- **dask** (``cluster="tcp://HOST:PORT"``): a :class:`distributed.Client` of a running scheduler
-  (``dask scheduler``; workers ``dask worker tcp://HOST:PORT --nthreads 1``). A worker process
+- **dask** (``cluster="tcp://HOST:PORT"`` or ``"tls://HOST:PORT"``): a :class:`distributed.Client`
+  of a running scheduler (``dask scheduler``; workers ``dask worker tcp://HOST:PORT --nthreads
+  1``). A ``tls://`` address uses Dask's own TLS configuration (``distributed.comm.tls.*`` in the
+  dask config or ``DASK_DISTRIBUTED__COMM__TLS__…`` variables, read by
+  :class:`distributed.security.Security`); plain ``tcp://`` to another machine is neither
+  encrypted nor authenticated and earns a warning (:data:`CLUSTER_TRUST`). A worker process
   runs one item at a time however many threads it has (a lock in this module): an item may use
   process-global state (flint's working precision, torch's thread count, Hypothesis), which
   threads of one process would share. So the parallelism is the number of worker *processes*;
@@ -44,18 +48,32 @@ reported as an error (``WorkerDied``) and the others get their results. On dask,
 reruns the item of a dead worker elsewhere and gives up after its ``allowed-failures``
 (``KilledWorker``, reported the same way).
 
-Interrupts: ``KeyboardInterrupt`` in the parent (Ctrl-C) propagates out of ``map_unordered`` at
-once; leaving the ``with`` block on an exception cancels the pending items and terminates the
-local workers (running dask tasks are cancelled; a task already running on a worker finishes
-there and its result is dropped).
+Time limit (``timeout``, local processes only): an item that runs longer than ``timeout`` seconds
+(counted from when its worker starts it) is that item's :class:`ItemError` ``TimedOut``; its
+worker is killed, which takes the pool down, and the items that were running beside it are
+started again (they did nothing wrong). A process, not a signal in this one, so that a loop in
+C code (flint, numpy) is stopped too. ``jobs=1`` with a time limit uses one worker process.
+
+Parent death: a local worker dies with the process that started it (``kill -9`` of the parent,
+an out-of-memory kill): on Linux the kernel sends it SIGKILL (``PR_SET_PDEATHSIG``), elsewhere a
+thread of the worker notices that its parent changed. multiprocessing's resource tracker then
+sees its last writer gone and exits too.
+
+Interrupts: ``KeyboardInterrupt`` in the parent (Ctrl-C, or SIGTERM within
+:func:`recmem.checks.interrupt.stops_promptly`) propagates out of ``map_unordered`` at once;
+leaving the ``with`` block on an exception cancels the pending items and terminates the local
+workers (running dask tasks are cancelled; a task already running on a worker finishes there
+and its result is dropped).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import re
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -76,6 +94,17 @@ CONNECT_TIMEOUT_S = 5.0
 START_METHOD = "spawn"
 #: seconds a terminated local worker gets to exit before it is killed
 TERMINATE_GRACE_S = 2.0
+#: how often a worker without ``PR_SET_PDEATHSIG`` looks whether its parent is still there
+PARENT_POLL_S = 0.5
+#: how often the parent looks for start notices while some item's start is not yet known
+START_POLL_S = 0.05
+
+#: what a dask scheduler and its workers can do to the client, for ``--help`` and the docs
+CLUSTER_TRUST = ("Connect only to a cluster you trust: its scheduler and workers send back "
+                 "results that are unpickled here, which can run any code as you. Plain tcp:// "
+                 "is neither encrypted nor authenticated (a warning unless the scheduler is on "
+                 "this machine); tls://HOST:PORT uses Dask's TLS configuration "
+                 "(distributed.comm.tls.* in the dask config).")
 
 
 class ClusterUnavailable(ValueError):
@@ -170,9 +199,57 @@ def _run_item_alone(fn: Callable[[T], R], item: T) -> ItemResult[R]:
         return _run_item(fn, item)
 
 
-def _ignore_sigint() -> None:
-    """Initializer of a local worker: Ctrl-C is the parent's to handle."""
+#: set in a local worker when its pool has a time limit: where it says which item it starts
+_start_notices: list[Any] = []
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _die_with_parent(parent: int, main_thread: bool) -> None:
+    """Make this worker die when ``parent`` does: ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` on Linux
+    (only for a worker started by the parent's main thread: the kernel sends the signal when the
+    *thread* that started the child ends), else a daemon thread that polls ``os.getppid()``
+    (an orphan is adopted by another process). Either way the worker is gone within a second."""
+    armed = False
+    if sys.platform.startswith("linux") and main_thread:
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    if os.getppid() != parent:  # it died before the signal was armed
+        os._exit(1)
+    if armed:
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="recmem-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int, main_thread: bool, notices: Any = None,
+                  warmup: Callable[[], object] | None = None) -> None:
+    """Initializer of a local worker: Ctrl-C is the parent's to handle; the worker dies with its
+    parent (:func:`_die_with_parent`); with a time limit, ``notices`` is the queue on which
+    it says when it starts each item. ``warmup`` (imports, say) runs before any item, so that
+    its time counts against no item's limit; its failure is left to the items to meet."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent, main_thread)
+    if notices is not None:
+        _start_notices.append(notices)
+    if warmup is not None:
+        with contextlib.suppress(Exception):
+            warmup()
+
+
+def _run_noted_item(fn: Callable[[T], R], item: T, token: int) -> ItemResult[R]:
+    """:func:`_run_item` in a local worker with a time limit, after telling the parent (on the
+    pool's notice queue) that item ``token`` starts now in this process."""
+    if _start_notices:
+        _start_notices[0].put((token, os.getpid(), time.monotonic()))
+    return _run_item(fn, item)
 
 
 def _noop() -> None:
@@ -215,11 +292,11 @@ _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://")
 
 
 def check_cluster_address(address: str) -> str:
-    """A dask scheduler address such as ``tcp://HOST:8786`` (``HOST:PORT`` means tcp), checked
-    for form only; returns it stripped. ``ValueError`` on a malformed one."""
+    """A dask scheduler address such as ``tcp://HOST:8786`` or ``tls://HOST:8786`` (``HOST:PORT``
+    means tcp), checked for form only; returns it stripped. ``ValueError`` on a malformed one."""
     text = address.strip()
     if not text:
-        raise ValueError("empty cluster address: expected tcp://HOST:PORT")
+        raise ValueError("empty cluster address: expected tcp://HOST:PORT or tls://HOST:PORT")
     if not _ADDRESS.match(text):
         text = "tcp://" + text
     try:
@@ -234,30 +311,102 @@ def check_cluster_address(address: str) -> str:
             return text
         _, port = get_address_host_port(text)
     except ValueError as exc:
-        raise ValueError(f"bad cluster address {address!r} ({exc}): expected tcp://HOST:PORT") \
-            from None
+        raise ValueError(f"bad cluster address {address!r} ({exc}): expected tcp://HOST:PORT "
+                         "or tls://HOST:PORT") from None
     if not 0 < port < 65536:
         raise ValueError(f"bad cluster address {address!r}: port {port} is not in 1…65535")
     return text
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an IP address, IPv6 possibly in brackets) is this machine's
+    loopback interface; names other than ``localhost`` are not resolved (and count as remote)."""
+    name = host.strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def plain_remote_warning(address: str) -> str | None:
+    """The warning for ``address`` when the connection to it is plain TCP to another machine
+    (readable and forgeable on the way: results are unpickled here), else None."""
+    from distributed.comm import get_address_host_port, parse_address
+
+    try:
+        scheme, _ = parse_address(address, strict=True)
+        host, _ = get_address_host_port(address)
+    except ValueError:
+        return None
+    if scheme != "tcp" or is_loopback(str(host)):
+        return None
+    return (f"recmem: warning: the connection to the dask cluster at {address} is plain TCP, "
+            "neither encrypted nor authenticated: whoever can reach it or the network between "
+            "can read the work and send back results that run code here; use tls:// with "
+            "Dask's TLS configuration\n")
+
+
+def cluster_security(address: str) -> Any:
+    """The :class:`distributed.security.Security` to connect to ``address`` with: Dask's own,
+    from its configuration (``distributed.comm.tls.*``), for a ``tls://`` address, and None
+    (the client's default) otherwise. ``ValueError`` for ``tls://`` when that configuration
+    names no certificate authority, without which the scheduler's certificate cannot be
+    checked."""
+    from distributed.comm import parse_address
+
+    if parse_address(address, strict=True)[0] != "tls":
+        return None
+    from distributed.security import Security
+
+    security = Security()
+    if not getattr(security, "tls_ca_file", None):  # set from the config in __init__
+        raise ValueError(f"{address}: a tls:// cluster needs Dask's TLS configuration: set "
+                         "distributed.comm.tls.ca-file (and distributed.comm.tls.client.cert/"
+                         ".key) in the dask config, or DASK_DISTRIBUTED__COMM__TLS__CA_FILE etc.")
+    return security
+
+
+def check_timeout(timeout: float | None) -> None:
+    """A time limit per item is None or a finite number of seconds > 0 (``ValueError``)."""
+    if timeout is None:
+        return
+    if (isinstance(timeout, bool) or not isinstance(timeout, int | float)
+            or not 0 < timeout < float("inf")):
+        raise ValueError(f"the time limit must be a positive number of seconds, got {timeout!r}")
+
+
 def make_executor(jobs: int = 1, cluster: str | None = None, *,
-                  connect_timeout: float = CONNECT_TIMEOUT_S) -> Executor:
+                  connect_timeout: float = CONNECT_TIMEOUT_S,
+                  timeout: float | None = None,
+                  warmup: Callable[[], object] | None = None) -> Executor:
     """The executor for ``jobs`` parallel jobs or a dask ``cluster`` (its scheduler's address).
 
     ``jobs=1`` and no cluster: :class:`SerialExecutor`; ``jobs > 1``: :class:`ProcessExecutor`;
     a cluster: :class:`DaskExecutor` (``jobs`` must then be 1: the cluster's workers set the
-    parallelism). Raises ``ValueError`` for a bad ``jobs`` or a malformed address; nothing
-    starts until the executor is entered (``with``) or :meth:`Executor.start` is called, which
-    raises :class:`ClusterUnavailable` (a ``ValueError``) when no scheduler answers within
+    parallelism). ``timeout``: seconds each item may run (local processes only: a dask task
+    cannot be stopped on its worker), so ``jobs=1`` then means one worker process; ``warmup``:
+    a top-level function each local worker runs once before its first item. Raises
+    ``ValueError`` for a bad ``jobs``, ``timeout`` or address; nothing starts until the
+    executor is entered (``with``) or :meth:`Executor.start` is called, which raises
+    :class:`ClusterUnavailable` (a ``ValueError``) when no scheduler answers within
     ``connect_timeout`` seconds."""
     check_jobs(jobs)
+    check_timeout(timeout)
     if cluster is not None:
         if jobs != 1:
             raise ValueError("jobs and a cluster exclude each other: the cluster's workers set "
                              "the parallelism")
-        return DaskExecutor(check_cluster_address(cluster), connect_timeout)
-    return SerialExecutor() if jobs == 1 else ProcessExecutor(jobs)
+        if timeout is not None:
+            raise ValueError("a time limit per item needs local processes: a task running on a "
+                             "dask worker cannot be stopped")
+        address = check_cluster_address(cluster)
+        cluster_security(address)  # a tls:// address without Dask's TLS configuration
+        return DaskExecutor(address, connect_timeout)
+    if jobs == 1 and timeout is None:
+        return SerialExecutor()
+    return ProcessExecutor(jobs, timeout, warmup)
 
 
 # ---- the executors -------------------------------------------------------------------------
@@ -391,12 +540,18 @@ def _await_exit(procs: list[Any], grace: float = TERMINATE_GRACE_S) -> bool:
 
 
 class ProcessExecutor(Executor):
-    """Items on up to ``jobs`` local worker processes (``spawn``; see the module docstring)."""
+    """Items on up to ``jobs`` local worker processes (``spawn``; see the module docstring),
+    each within ``timeout`` seconds when given; each worker runs ``warmup`` first."""
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, timeout: float | None = None,
+                 warmup: Callable[[], object] | None = None) -> None:
         check_jobs(jobs)
+        check_timeout(timeout)
         self.jobs = jobs
+        self.timeout = timeout
+        self.warmup = warmup
         self._pool: Any = None
+        self._notices: Any = None  # the current pool's queue of start notices (with a timeout)
         self._known: dict[int, Any] = {}  # pid → multiprocessing Process of the current pool
         self._inflight: set[Any] = set()
 
@@ -405,9 +560,12 @@ class ProcessExecutor(Executor):
         from concurrent.futures import ProcessPoolExecutor
 
         self._known = {}
-        return ProcessPoolExecutor(max_workers=self.jobs,
-                                   mp_context=multiprocessing.get_context(START_METHOD),
-                                   initializer=_ignore_sigint)
+        context = multiprocessing.get_context(START_METHOD)
+        self._notices = context.SimpleQueue() if self.timeout is not None else None
+        main = threading.current_thread() is threading.main_thread()
+        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
+                                   initializer=_start_worker,
+                                   initargs=(os.getpid(), main, self._notices, self.warmup))
 
     def start(self) -> None:
         """Create the pool; its workers start when items need them."""
@@ -472,12 +630,51 @@ class ProcessExecutor(Executor):
         culprits = [c for c in codes if c != -signal.SIGTERM] or codes
         return _describe_exit(culprits)
 
+    def _read_notices(self, tokens: dict[int, Any], began: dict[Any, tuple[int, float]]) -> None:
+        """Record the start notices that workers have sent: future → (pid, start time)."""
+        notices = self._notices
+        if notices is None:
+            return
+        now = time.monotonic()
+        while not notices.empty():
+            token, pid, t = notices.get()
+            fut = tokens.get(token)
+            if fut is not None:
+                began[fut] = (pid, min(t, now))
+
+    def _overdue(self, running: dict[Any, int], began: dict[Any, tuple[int, float]]) -> list[Any]:
+        """Kill the worker of every running item past its time limit; those items' futures."""
+        if self.timeout is None:
+            return []
+        now = time.monotonic()
+        late = [fut for fut in running if fut in began and not fut.done()
+                and now - began[fut][1] > self.timeout]
+        for fut in late:
+            proc = self._known.get(began[fut][0])
+            with contextlib.suppress(Exception):
+                if proc is not None:
+                    proc.kill()
+                else:
+                    os.kill(began[fut][0], signal.SIGKILL)
+        return late
+
+    def _wait_s(self, running: dict[Any, int], began: dict[Any, tuple[int, float]]
+                ) -> float | None:
+        """How long to wait for a result before looking at the time limits again."""
+        if self.timeout is None:
+            return None
+        if any(fut not in began for fut in running):
+            return START_POLL_S
+        now = time.monotonic()
+        return max(0.0, min(began[f][1] + self.timeout - now for f in running)) + 0.01
+
     def map_unordered(self, fn: Callable[[T], R], items: Iterable[T],
                       on_start: Callable[[int], None] | None = None
                       ) -> Iterator[tuple[int, ItemResult[R]]]:
         """Run the items on the pool (see :meth:`Executor.map_unordered`). When a worker dies,
         the items that were running are run again one at a time, and the one whose worker dies
-        while it runs alone is reported as ``WorkerDied``."""
+        while it runs alone is reported as ``WorkerDied``. An item past the time limit is
+        ``TimedOut``; its worker is killed and the items running beside it start again."""
         from concurrent.futures import FIRST_COMPLETED, wait
         from concurrent.futures.process import BrokenProcessPool
 
@@ -487,11 +684,19 @@ class ProcessExecutor(Executor):
         queue: deque[int] = deque(range(len(work)))
         suspects: deque[int] = deque()  # running when a worker died: rerun one at a time
         running: dict[Any, int] = {}
+        tokens: dict[int, Any] = {}  # submission number → future (start notices name it)
+        began: dict[Any, tuple[int, float]] = {}  # future → (worker pid, when it started)
+        timed_out: set[int] = set()  # items whose worker this executor killed
         self._spawn(min(self.jobs, len(work)))
 
         def submit(index: int) -> None:
             with _worker_environment():  # in case the pool starts a worker for it
-                fut = self._pool.submit(_run_item, fn, work[index])
+                if self.timeout is None:
+                    fut = self._pool.submit(_run_item, fn, work[index])
+                else:
+                    token = len(tokens)
+                    fut = self._pool.submit(_run_noted_item, fn, work[index], token)
+                    tokens[token] = fut
             running[fut] = index
             self._inflight.add(fut)
             self._note_processes()
@@ -509,7 +714,12 @@ class ProcessExecutor(Executor):
         try:
             fill()
             while running:
-                done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                done, _ = wait(list(running), timeout=self._wait_s(running, began),
+                               return_when=FIRST_COMPLETED)
+                self._read_notices(tokens, began)
+                timed_out.update(running[fut] for fut in self._overdue(running, began))
+                if not done:
+                    continue
                 ready: list[tuple[int, ItemResult[R]]] = []
                 lost: list[int] = []
                 for fut in done:
@@ -523,6 +733,11 @@ class ProcessExecutor(Executor):
                     else:
                         ready.append((index, fut.result()))
                 if lost:
+                    # workers killed by the signal that stops this process (SIGTERM to the
+                    # process group) are no item's fault: stop here, not rerun them
+                    from recmem.checks import interrupt
+
+                    interrupt.checkpoint()
                     # the pool is broken: every item still running is lost with it
                     for fut, index in list(running.items()):
                         try:  # the pool fails them all at once
@@ -538,11 +753,20 @@ class ProcessExecutor(Executor):
                     self._stop(self._pool)  # joins every worker, so their exit codes are known
                     why = self._died()
                     self._pool = self._new_pool()
-                    if len(lost) == 1:
-                        ready.append((lost[0], ItemResult(error=ItemError(
+                    ours = [i for i in lost if i in timed_out]
+                    others = [i for i in lost if i not in timed_out]
+                    timed_out.difference_update(ours)
+                    for i in ours:
+                        ready.append((i, ItemResult(error=ItemError(
+                            "TimedOut", f"ran longer than the time limit of {self.timeout:g} s; "
+                            "its worker process was stopped"))))
+                    if ours:  # killed by this executor: the others did nothing wrong
+                        queue.extendleft(reversed(others))
+                    elif len(others) == 1:
+                        ready.append((others[0], ItemResult(error=ItemError(
                             "WorkerDied", f"the worker process running this item died ({why})"))))
                     else:
-                        suspects.extend(sorted(lost))
+                        suspects.extend(sorted(others))
                     self._spawn(1 if suspects else min(self.jobs, len(queue)))
                 fill()  # before yielding: the workers go on while the caller handles results
                 yield from ready
@@ -572,8 +796,12 @@ class DaskExecutor(Executor):
             return
         from distributed import Client
 
+        security = cluster_security(self.address)  # tls://: Dask's TLS configuration
+        if (warning := plain_remote_warning(self.address)) is not None:
+            sys.stderr.write(warning)
         try:
-            client = Client(self.address, timeout=self.connect_timeout, set_as_default=False)
+            client = Client(self.address, timeout=self.connect_timeout, set_as_default=False,
+                            security=security)
         except (OSError, TimeoutError):
             raise ClusterUnavailable(
                 f"no dask scheduler answered at {self.address} within "

@@ -16,6 +16,7 @@ EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 def add_parser(sub: Any, jobs_type: Any) -> None:
     """Register ``recmem fuzz`` (``jobs_type`` parses --jobs as ``recmem verify`` does)."""
     from recmem.checks.claim import PAPERS
+    from recmem.checks.execution import CLUSTER_TRUST
 
     f = sub.add_parser(
         "fuzz", help="search claims' domains for shrunk, certified counterexamples",
@@ -24,8 +25,10 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
                     "and shrink it to a minimal one. Every counterexample is judged again and "
                     "counts only if it is refuted again (one that is not is listed as not "
                     "reproduced; status 'error' where the judge contradicted itself). "
-                    "Counterexamples are stored under $RECMEM_HOME/fuzz-examples and replayed "
-                    "first on the next run. Exit status 0 when every claim survived (or has no "
+                    "Counterexamples are stored under $RECMEM_HOME/fuzz-examples (data only: "
+                    "exact values as text) and replayed first on the next run, reported apart "
+                    "(found by 'replay of a stored counterexample'); the search runs all the "
+                    "same. Exit status 0 when every claim survived (or has no "
                     "searchable domain); 1 when a claim is refuted or failed (a "
                     "counterexample), 'error' (an exception or an internal inconsistency), "
                     "'undecided' (no instance decided), or, with "
@@ -33,7 +36,7 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
                     "not refuted within the budget, so the search cannot tell the claim from a "
                     "nearby false statement: its survival says nothing, as such a control makes "
                     "a claim INCONCLUSIVE in `recmem verify`); 2 for bad usage; 130 when "
-                    "interrupted (finished claims are kept).")
+                    "interrupted by Ctrl-C or SIGTERM (finished claims are kept).")
     f.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
                    help="claims to fuzz (default: every claim, or every claim of --paper)")
     f.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
@@ -47,7 +50,8 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
                         "(default: none, only --max-examples)")
     f.add_argument("--seed", type=seed, default=0,
                    help="seed of the search, a non-negative integer (default 0); the same seed "
-                        "and --max-examples give the same report")
+                        "and --max-examples give the same search report (replays of stored "
+                        "counterexamples are reported apart)")
     f.add_argument("--backend", metavar="SPEC", default=None, type=_screen_spec,
                    help="a cheap first tier: judge each instance first in this arithmetic "
                         "(numpy, torch[:cpu|:cuda], mpmath@BITS, flint@BITS) and only its "
@@ -59,6 +63,14 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
                    help="split each claim's search into K shards, each with its own derived "
                         "seed and 1/K of the examples, run in parallel with --jobs/--cluster "
                         "(default 1); the report depends on K, not on --jobs")
+    f.add_argument("--timeout", type=finite("seconds", lambda x: x > 0,
+                                            "a positive number of seconds"),
+                   default=None, metavar="SECONDS",
+                   help="time limit per claim (per shard with --shards): one still running "
+                        "after SECONDS is stopped and reported 'undecided' (\"timed out\"), "
+                        "and the campaign goes on; each claim then runs in a worker process, "
+                        "which can be stopped (default: none; --seconds, by contrast, ends the "
+                        "search itself when its time is up)")
     f.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="override a claim parameter (see `recmem show CLAIM_ID`)")
     f.add_argument("--replay", action="store_true",
@@ -74,7 +86,8 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
                             "default 1: one claim after the other, in this process)")
     where.add_argument("--cluster", metavar="ADDRESS", default=None,
                        help="fuzz the claims on the workers of a dask cluster, given its "
-                            "scheduler's address (tcp://HOST:PORT)")
+                            "scheduler's address (tcp://HOST:PORT or tls://HOST:PORT). "
+                            + CLUSTER_TRUST)
     f.add_argument("--json", metavar="PATH", type=output_path("--json"),
                    help="write the campaign report as JSON (rewritten after every claim)")
     f.add_argument("--quiet", action="store_true", help="no progress display")
@@ -104,6 +117,8 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
     from recmem.checks import registry
     from recmem.checks.campaign import (
         STATUS_ERROR,
+        STATUS_REFUTED,
+        STATUS_UNDECIDED,
         ClaimCampaign,
         FuzzJob,
         fuzz_claim,
@@ -111,13 +126,18 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
         shard_jobs,
     )
     from recmem.checks.execution import make_executor
-    from recmem.checks.outputs import write_atomic
-    from recmem.checks.runner import UsageError, resolve_params
+    from recmem.checks.outputs import OutputPathError, refuse_clashes, write_atomic
+    from recmem.checks.runner import UsageError, resolve_params, warm_worker
 
+    try:
+        refuse_clashes([("--json", args.json)])
+    except OutputPathError as exc:
+        return usage(str(exc))
     try:
         claims = registry.select(args.claim_ids or None, args.paper)
         params = resolve_params(claims, param_pairs(args.param))
-        executor = make_executor(jobs=args.jobs, cluster=args.cluster)
+        executor = make_executor(jobs=args.jobs, cluster=args.cluster, timeout=args.timeout,
+                                 warmup=warm_worker if args.timeout is not None else None)
     except registry.UnknownClaim as exc:
         return usage(exc.args[0])
     except (UsageError, ValueError) as exc:
@@ -135,6 +155,7 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
             "replay": args.replay, "controls": args.controls, "backend": args.backend,
             "shards": args.shards, "executor": None}
     parts: dict[int, dict[int, Any]] = {}  # claim index → shard → its report
+    timed_out: dict[int, str] = {}  # claim index → why a shard of it was stopped (--timeout)
     results: dict[int, Any] = {}  # claim index → its merged report, once every shard is in
     err = sys.stderr
 
@@ -144,18 +165,17 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
             write_atomic(args.json, json.dumps(_report(done, meta, complete), indent=2,
                                                ensure_ascii=False) + "\n")
 
+    # on a cluster the workers store in their own RECMEM_HOME: what fails there is said after
+    unwritable = None if args.replay or args.cluster else _say_unwritable_home()
     try:
         ex = executor.__enter__()
     except ValueError as exc:  # an unreachable or empty cluster
         return usage(str(exc))
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from recmem.checks.terminal import progress_bar, stderr_console
 
-    console = Console(stderr=True, highlight=False)
+    console = stderr_console()
     live = console.is_terminal and not args.quiet
-    progress = Progress(TextColumn("{task.description}"), BarColumn(),
-                        TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                        console=console, transient=True, disable=not live)
+    progress = progress_bar(live, console)
     task = progress.add_task("fuzzing", total=len(jobs_list))
     try:
         with executor, progress:
@@ -163,28 +183,72 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
             started = lambda i: progress.update(  # noqa: E731
                 task, description=f"fuzzing {jobs_list[i].claim_id}")
             for index, result in ex.map_unordered(fuzz_claim, jobs_list, on_start=started):
-                camp = result.value if result.ok else ClaimCampaign(
-                    jobs_list[index].claim_id, STATUS_ERROR, note=str(result.error))
                 claim_index = owner[index]
+                camp: Any
+                if result.error is not None and result.error.kind == "TimedOut":
+                    why = f"timed out: {result.error.message} (--timeout {args.timeout:g})"
+                    timed_out[claim_index] = why
+                    camp = ClaimCampaign(jobs_list[index].claim_id, STATUS_UNDECIDED, note=why)
+                else:
+                    camp = result.value if result.ok else ClaimCampaign(
+                        jobs_list[index].claim_id, STATUS_ERROR, note=str(result.error))
                 parts.setdefault(claim_index, {})[jobs_list[index].shard] = camp
                 progress.advance(task)
                 if len(parts[claim_index]) < expected[claim_index]:
                     continue
                 done = parts[claim_index]
-                results[claim_index] = merge([done[k] for k in sorted(done)])
+                results[claim_index] = merged = merge([done[k] for k in sorted(done)])
+                if claim_index in timed_out:  # a search cut short decides nothing but its finds
+                    if merged.status not in (STATUS_REFUTED, STATUS_ERROR) \
+                            and not merged.counterexamples:
+                        merged.status = STATUS_UNDECIDED
+                    if timed_out[claim_index] not in merged.note:
+                        merged.note = "; ".join(filter(None, [merged.note,
+                                                              timed_out[claim_index]]))
                 write_json(False)
                 if not args.quiet and not live:
                     err.write(_line(results[claim_index], len(results), len(claims)) + "\n")
     except KeyboardInterrupt:
         write_json(False)
         _print(results)
+        _say_store_problems(list(results.values()), unwritable)
         err.write(f"recmem: interrupted; {len(results)} of {len(claims)} claim(s) finished "
                   f"and kept{' in ' + str(args.json) if args.json else ''} with \"complete\": "
                   "false\n")
         return EXIT_INTERRUPTED
     write_json(True)
     _print(results)
+    _say_store_problems(list(results.values()), unwritable)
     return exit_status(list(results.values()))
+
+
+def _say_unwritable_home() -> str | None:
+    """Say in one line (stderr) when ``$RECMEM_HOME`` cannot keep counterexamples; the reason,
+    or None when it can. Not an error: the campaign runs and reports them all the same."""
+    from recmem.checks.fuzz_store import folder, storage_problem
+
+    problem = storage_problem()
+    if problem is not None:
+        sys.stderr.write(f"recmem: warning: counterexamples found cannot be stored for replay "
+                         f"in {folder()} ({problem}): they are reported only; set RECMEM_HOME "
+                         "to a writable folder to keep them\n")
+    return problem
+
+
+def _say_store_problems(campaigns: list[Any], unwritable: str | None) -> None:
+    """One line each (stderr) for stored entries skipped unread and, unless already said up
+    front, counterexamples that could not be stored."""
+    from recmem.checks.fuzz_store import folder, skipped_warning
+
+    skipped = [c for c in campaigns if c.stored_skipped]
+    if skipped:
+        sys.stderr.write(skipped_warning(sum(c.stored_skipped for c in skipped),
+                                         f"of {len(skipped)} claim(s)") + "\n")
+    lost = [c for c in campaigns if c.not_stored]
+    if lost and unwritable is None:
+        sys.stderr.write(f"recmem: warning: {len(lost)} counterexample(s) could not be stored "
+                         f"for replay in {folder()} ({lost[0].not_stored}): they are reported "
+                         "only\n")
 
 
 def exit_status(campaigns: list[Any]) -> int:
@@ -210,17 +274,26 @@ def _print(results: dict[int, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from recmem.checks.terminal import NARROW_COLUMNS, add_id_column
+
     con = Console(highlight=False)
     table = Table(title="recmem fuzz")
-    table.add_column("claim", no_wrap=True)
-    table.add_column("status", overflow="fold")  # never cropped: it decides the exit status
     camps = [results[i] for i in sorted(results)]
+    add_id_column(table, "claim", [c.id for c in camps])  # whole IDs; the other columns wrap
+    # never cropped (it decides the exit status); wraps at spaces, its words kept whole
+    table.add_column("status", overflow="fold", min_width=len("undecided"))
     screened = any(c.screen for c in camps)
     ratios = any(c.max_ratio is not None for c in camps)
     numbers = ["examples", "undecided", *(["dissolved"] if screened else []),
                *(["max ratio"] if ratios else []), "replayed", "seconds"]
-    for col in numbers:
-        table.add_column(col, justify="right", no_wrap=True)
+    # a narrow terminal gets the numbers as one cell ("500 examples, 3 undecided, …") that
+    # wraps, for a column each would leave the IDs no room
+    narrow = con.width < NARROW_COLUMNS
+    if narrow:
+        table.add_column("counts", overflow="fold")
+    else:
+        for col in numbers:
+            table.add_column(col, justify="right", no_wrap=True)
     table.add_column("controls refuted (examples to first)", overflow="fold")
     for c in camps:
         ctl = ""
@@ -232,6 +305,8 @@ def _print(results: dict[int, Any]) -> None:
         ratio = "" if c.max_ratio is None else f"{c.max_ratio:.3g}"
         row = [str(c.examples), str(c.undecided), *([str(c.dissolved)] if screened else []),
                *([ratio] if ratios else []), str(c.replayed), f"{c.seconds:.1f}"]
+        if narrow:
+            row = [", ".join(f"{v} {k}" for k, v in zip(numbers, row, strict=True))]
         table.add_row(c.id, c.status, *row, ctl)
     con.print(table)
     for i in sorted(results):

@@ -9,12 +9,12 @@ the subcommand costs ``recmem list`` nothing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
-import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -142,7 +142,7 @@ def add_parser(sub: Any) -> None:
                    help="fit the decay on the last (1 − F) of the span of resolved values "
                         "(F in [0, 1), default 0.5)")
     p.add_argument("--seed", type=seed, default=0, metavar="N",
-                   help="seed (≥ 0) of the random search directions for inputs of dimension d > 1 "
+                   help="seed (0 … 2^32 − 1) of the random search directions for inputs of dimension d > 1 "
                         "(default 0)")
     p.add_argument("--json", type=output_path("--json"), metavar="PATH",
                    help="write the query as JSON here (atomically): t, M(t), accuracy, method, "
@@ -197,23 +197,107 @@ def _reference(f: Any) -> dict[str, Any] | None:
     return None
 
 
+# An RNN file is read whole: its arrays may hold at most this many bytes once uncompressed (a
+# compressed .npz of zeros can stand for far more memory than its size on disk), and W at most
+# MAX_HIDDEN hidden units (every simulation integrates m states with an m×m W).
+MAX_NPZ_BYTES = 2 * 10**9
+MAX_HIDDEN = 4096
+RNN_ARRAYS = ("W", "U", "b", "c")
+
+
+def _check_npz(target: str) -> None:
+    """MemoryUsageError, in the user's terms, for a FILE.npz that cannot be an RNN: a folder, not
+    a .npz archive, arrays too large to load, arrays that are not real numbers, an empty W."""
+    import zipfile
+
+    import numpy as np
+
+    from recmem.checks.limits import byte_size
+
+    path = Path(target)
+    if path.is_dir():
+        raise MemoryUsageError(f"{target} is a folder, not a .npz file")
+    if not path.is_file():
+        return  # load_target says "no such file"
+    if not zipfile.is_zipfile(target):
+        raise MemoryUsageError(f"{target} is not a .npz archive (write one with numpy.savez)")
+    with zipfile.ZipFile(target) as z:
+        size = sum(info.file_size for info in z.infolist())
+    if size > MAX_NPZ_BYTES:
+        raise MemoryUsageError(f"{target} holds {byte_size(size)} of arrays once uncompressed; "
+                               f"at most {byte_size(MAX_NPZ_BYTES)} are read")
+    try:
+        with np.load(target, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in RNN_ARRAYS if k in data}
+    except ValueError as exc:
+        if "allow_pickle" in str(exc):  # object arrays need pickle: nothing from disk runs code
+            raise MemoryUsageError(f"{target} holds Python objects: W, U, b, c must be arrays "
+                                   "of real numbers") from None
+        raise MemoryUsageError(f"{target} is not readable as numpy arrays ({exc})") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise MemoryUsageError(f"{target} is not readable as numpy arrays "
+                               f"({type(exc).__name__}: {exc})") from None
+    for name, a in arrays.items():
+        if not isinstance(a, np.ndarray):  # a member that is not a .npy array: its raw bytes
+            raise MemoryUsageError(f"{target}: {name} is not a numpy array (write the file with "
+                                   "numpy.savez)")
+        if a.dtype.kind == "c":
+            raise MemoryUsageError(f"{target}: {name} is complex ({a.dtype}); the RNN's arrays "
+                                   "must be real")
+        if a.dtype.kind not in "biuf":
+            raise MemoryUsageError(f"{target}: {name} must hold real numbers, got dtype {a.dtype}")
+    w = arrays.get("W")
+    if w is not None and (w.ndim != 2 or w.shape[0] != w.shape[1] or w.shape[0] == 0):
+        raise MemoryUsageError(f"{target}: W must be a square matrix with at least one row, got "
+                               f"shape {w.shape}")
+    if w is not None and w.shape[0] > MAX_HIDDEN:
+        raise MemoryUsageError(f"{target}: W has {w.shape[0]} hidden units; at most {MAX_HIDDEN}")
+    u = arrays.get("U")
+    if u is not None and 0 in u.shape:
+        raise MemoryUsageError(f"{target}: U must have at least one column (input), got shape "
+                               f"{u.shape}")
+
+
 def load(target: str) -> Any:
     """The functional named by TARGET; MemoryUsageError with one line when it cannot be loaded."""
     import zipfile
 
+    from recmem.checks.argtypes import brief
     from recmem.numerics.functionals import load_target
 
-    if target.endswith(".npz") and Path(target).is_file() and not zipfile.is_zipfile(target):
-        raise MemoryUsageError(f"{target} is not a .npz archive (write one with numpy.savez)")
+    if target.endswith(".npz"):
+        _check_npz(target)
+    # what bad input raises: a refusal (ValueError), an unreadable or corrupt file; a user's
+    # module may fail in any way, so every error while importing it is reported (one line)
+    expected: tuple[type[BaseException], ...] = (
+        (Exception,) if _module_target(target) else
+        (ValueError, OSError, EOFError, zipfile.BadZipFile))
     try:
-        return load_target(target)
+        with _quiet_numerics():
+            return load_target(target)
     except MemoryUsageError:
         raise
-    except Exception as exc:  # a user's file or module may fail in any way: report it, one line
+    except expected as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if not isinstance(exc, ValueError):
             msg = f"cannot load {target}: {type(exc).__name__}: {msg}"
-        raise MemoryUsageError(msg) from None
+        raise MemoryUsageError(brief(msg, 300, quote=False)) from None
+
+
+@contextlib.contextmanager
+def _quiet_numerics(caught: list[str] | None = None) -> Iterator[None]:
+    """numpy's and SciPy's RuntimeWarnings (overflow, invalid value) kept off stderr, so that a
+    refusal is one line; the messages go to ``caught`` (notes of a finished query)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", RuntimeWarning)
+        try:
+            yield
+        finally:
+            if caught is not None:
+                caught.extend(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in seen
+                                            if issubclass(w.category, RuntimeWarning)))
 
 
 def query(target: str, *, t_min: float = 1.0, t_max: float | None = None, grid: int | None = None,
@@ -246,14 +330,21 @@ def query(target: str, *, t_min: float = 1.0, t_max: float | None = None, grid: 
     f = load(target)
     t_min, t_max, grid = _window(f, inputs, t_min, t_max, grid)
     t = np.linspace(t_min, t_max, grid)
+    # a refusal of the target (an RNN without a rest state, a failed integration: ValueError,
+    # ArithmeticError) is bad input; so is any error of a user's own callable; any other
+    # exception is recmem's own and keeps its traceback
+    expected: tuple[type[BaseException], ...] = (
+        (Exception,) if _module_target(target) else (ValueError, ArithmeticError))
+    warned: list[str] = []
     try:
-        curve = memory_function(f, t, inputs=inputs, width=width, seed=seed, max_input=max_input,
-                                accuracy=True, progress=tick)
-    except Exception as exc:  # an RNN without a rest state, a user's callable that fails, …
+        with _quiet_numerics(warned):
+            curve = memory_function(f, t, inputs=inputs, width=width, seed=seed,
+                                    max_input=max_input, accuracy=True, progress=tick)
+    except expected as exc:
         what = str(exc).splitlines()[0] if str(exc) else ""
         kind = "" if isinstance(exc, ValueError | ArithmeticError) else f"{type(exc).__name__}: "
         raise MemoryUsageError(f"cannot compute the memory of {target}: {kind}{what}") from None
-    notes = []
+    notes = [f"numerical warning during the computation: {w}" for w in warned[:3]]
     if curve.lower_bound:
         span = (f"|x|∞ = {min(DEFAULT_MAGNITUDES):.3g} … {max(DEFAULT_MAGNITUDES):g} and refinements"
                 + ("" if max_input is None else f", capped at |x|∞ ≤ {max_input:g}"))
@@ -354,15 +445,9 @@ def write_plot(q: MemoryQuery, path: Path) -> None:
     verdict = q.fit.summary() if q.fit is not None else f"no fit: {q.fit_error}"
     title = f"recmem memory {q.target} ({q.curve.inputs}): {verdict}"
     fig.suptitle(title if len(title) < 160 else title[:157] + "…", fontsize=9)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix or ".png")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=110, format=(path.suffix[1:] or "png").lower())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    from recmem.checks.outputs import write_figure
+
+    write_figure(fig, path)
 
 
 def _r2(v: float | None) -> str:
@@ -446,14 +531,32 @@ def _module_target(target: str) -> bool:
     return bool(sep) and kind not in ("exp", "poly", "expsum") and not target.endswith(".npz")
 
 
+def _inputs(target: str) -> list[Any]:
+    """The files a target reads (``recmem.checks.outputs.Kept``): a FILE.npz, or MODULE's source
+    in the current folder; an output must not overwrite them."""
+    from recmem.checks.outputs import Kept
+
+    if target.endswith(".npz"):
+        return [Kept(f"the input {target}", Path(target))]
+    if _module_target(target):
+        module = Path(*target.partition(":")[0].split("."))
+        return [Kept(f"the source of {target}", p)
+                for p in (module.with_suffix(".py"), module / "__init__.py")]
+    return []
+
+
 def run(args: argparse.Namespace) -> int:
     """``recmem memory``: 0 when a decay class was determined, 1 when it is undetermined;
     MemoryUsageError (exit 2) for usage, raised before any work."""
     import sys
 
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from recmem.checks.outputs import OutputPathError, refuse_clashes
+    from recmem.checks.terminal import progress_bar, stderr_console
 
+    try:
+        refuse_clashes([("--json", args.json), ("--plot", args.plot)], _inputs(args.target))
+    except OutputPathError as exc:
+        raise MemoryUsageError(str(exc)) from None
     if args.plot:
         import importlib.util
 
@@ -463,11 +566,9 @@ def run(args: argparse.Namespace) -> int:
     # from it too, as `python -m` would (docs/MEMORY.md).
     if _module_target(args.target) and os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
-    err = Console(stderr=True)
-    progress = Progress(SpinnerColumn(), TextColumn("memory query: {task.completed} simulations"),
-                        TimeElapsedColumn(), console=err, transient=True,
-                        disable=args.quiet or not err.is_terminal)
-    task = progress.add_task("memory", total=None)
+    err = stderr_console()
+    progress = progress_bar(err.is_terminal and not args.quiet, err, count="simulations")
+    task = progress.add_task("memory query", total=None)
     with progress:
         q = query(args.target, t_min=args.t_min, t_max=args.t_max, grid=args.grid, inputs=args.inputs,
                   width=args.width, max_input=args.max_input, tail=args.tail, seed=args.seed,

@@ -1,23 +1,159 @@
 """Output files: checked before any work starts, written atomically with the user's umask.
 
-Every command that writes a file (``--json``, ``--markdown``, ``--plot``) calls
-:func:`check_output_path` while parsing its arguments, so a path that cannot be written is a usage
-error (exit 2, one line) before a long run, not a traceback after it; :func:`write_atomic` then
-writes through a temporary file in the same folder and a rename, and removes the temporary file
-whatever happens.
+The one place where recmem writes files:
+
+- :func:`check_output_path` (while arguments are parsed): a path that cannot be written is a
+  usage error (exit 2, one line) before a long run, not a traceback after it;
+- :func:`refuse_clashes` (before any work): an output that is recmem's own state (the result
+  store, stored counterexamples), the command's store or input, or another output of the same
+  command is refused, so no run destroys what it reads or keeps;
+- :func:`write_atomic` (text or bytes) and :func:`atomic_path` (a temporary path for writers that
+  want a file name: ``savefig``, ``torch.save``), with :func:`write_figure` for matplotlib: each
+  writes a temporary file beside the target and renames it over the target, so a reader never
+  sees a half-written file and an interrupted write leaves the previous one; the temporary file is
+  removed whatever happens, and one left by a killed process is removed by the next write of the
+  same path (:func:`remove_stale_temps`);
+- :func:`apply_mode`: every file recmem writes gets the mode a plain ``open`` gives
+  (``0o666 & ~umask``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
+import socket
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+# Temporary files are ".NAME.RANDOM.HOST-PID.recmem-tmp" beside the target: hidden, tied to the
+# target's name, and naming the process that writes them, so that a later run can tell a temp
+# left by a killed process (removed) from one being written right now (left alone).
+TEMP_SUFFIX = ".recmem-tmp"
+# SQLite keeps a database's state in these files beside it too
+SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 
 
 class OutputPathError(ValueError):
     """An output path that cannot be written (a usage error: exit status 2)."""
 
+
+# ---- permissions ---------------------------------------------------------------------------------
+
+def umask() -> int:
+    """The process's umask (read from /proc where it can be, without changing it)."""
+    status = "/proc/self/status"  # Linux ≥ 4.7 shows the umask there
+    with contextlib.suppress(OSError, ValueError), open(status, encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    """The mode of every file recmem writes: what a plain ``open`` gives (0666 less the umask)."""
+    return 0o666 & ~umask()
+
+
+def apply_mode(path: str | os.PathLike[str]) -> None:
+    """Give ``path`` the mode of :func:`file_mode` (temporary files are created 0600)."""
+    os.chmod(path, file_mode())
+
+
+# ---- temporary files -----------------------------------------------------------------------------
+
+def _host() -> str:
+    return socket.gethostname().replace(".", "_").replace("-", "_") or "host"
+
+
+def _temp_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}.{secrets.token_hex(4)}.{_host()}-{os.getpid()}"
+                            f"{TEMP_SUFFIX}")
+
+
+def _writer_alive(temp: Path) -> bool:
+    """Whether the process named in ``temp``'s name may still be writing it (a process of another
+    host, or an unreadable name, counts as alive: its temp is left alone)."""
+    owner = temp.name.removesuffix(TEMP_SUFFIX).rsplit(".", 1)[-1]
+    host, _, pid = owner.rpartition("-")
+    if host != _host() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # alive, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Remove the temporary files of ``target`` left by writers that were killed (their process
+    is gone); returns them. A temp of a live process is left alone."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for temp in target.parent.glob(f".{_glob_escape(target.name)}.*{TEMP_SUFFIX}"):
+            if not _writer_alive(temp):
+                with contextlib.suppress(OSError):
+                    temp.unlink()
+                    removed.append(temp)
+    return removed
+
+
+def _glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write to (by name: ``savefig``, ``torch.save``); when
+    the block ends normally it gets :func:`file_mode`, is synced and renamed over ``path``. The
+    temporary file never outlives the block (an exception or interrupt removes it), and stale
+    temps of ``path`` left by killed processes are removed first. Missing folders are created."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(target)
+    tmp = _temp_name(target)
+    try:
+        yield tmp
+        if not tmp.exists():
+            raise OSError(f"nothing was written to {target}")
+        apply_mode(tmp)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` through :func:`atomic_path`: a reader
+    never sees a half-written file, an interrupted write leaves the previous file, and the file
+    gets the mode a plain ``open`` would give it (0666 less the umask)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_path(path) as tmp, open(tmp, "xb") as fh:
+        fh.write(raw)
+
+
+def write_figure(fig: Any, path: str | os.PathLike[str], **savefig: Any) -> None:
+    """Save the matplotlib figure ``fig`` to ``path`` through :func:`atomic_path`, in the format
+    of its suffix (PNG without one) at 110 dpi unless ``savefig`` says otherwise."""
+    target = Path(path)
+    savefig.setdefault("dpi", 110)
+    savefig.setdefault("format", (target.suffix[1:] or "png").lower())
+    with atomic_path(target) as tmp:
+        fig.savefig(tmp, **savefig)
+
+
+# ---- paths checked up front ----------------------------------------------------------------------
 
 def _existing_ancestor(path: Path) -> Path:
     for folder in path.parents:
@@ -37,46 +173,93 @@ def check_output_path(path: str | os.PathLike[str], option: str) -> Path:
     if not folder.is_dir():
         raise OutputPathError(f"{what}: {folder} is not a directory")
     if folder == p.parent:
-        # probe exactly what write_atomic will do: a temporary file beside the target
+        # probe exactly what atomic_path will do: a temporary file beside the target
+        tmp = _temp_name(p)
         try:
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{p.name}.")
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except OSError as exc:
             raise OutputPathError(f"{what}: cannot write in {folder} "
                                   f"({exc.strerror or exc})") from None
-        os.close(fd)
-        os.unlink(tmp)
+        tmp.unlink()
     else:
         # the missing folders are created on writing: probe that they can be (and remove it)
+        probe = folder / f".recmem-probe-{secrets.token_hex(4)}"
         try:
-            os.rmdir(tempfile.mkdtemp(dir=folder, prefix=".recmem-probe-"))
+            probe.mkdir()
         except OSError as exc:
             raise OutputPathError(f"{what}: cannot create folders in {folder} "
                                   f"({exc.strerror or exc})") from None
+        probe.rmdir()
     if p.exists() and not os.access(p, os.W_OK):
         raise OutputPathError(f"{what}: the file is read-only")
     return p
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+@dataclass(frozen=True)
+class Kept:
+    """A file (or folder) a command must not write over: recmem's state, a store, an input.
+
+    ``what`` names it in the refusal ("recmem's result store", "the input of --nodes file:n.txt");
+    ``folder``: everything under ``path`` is kept; ``sqlite``: SQLite's files beside ``path``
+    (``-wal``, ``-shm``, ``-journal``) are kept too.
+    """
+
+    what: str
+    path: Path
+    folder: bool = False
+    sqlite: bool = False
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (a reader never sees a
-    half-written file; an interrupted write leaves the previous file). The file gets the mode a
-    plain ``open`` would give it (0666 less the umask), and the temporary file never outlives
-    the call."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+def recmem_state() -> list[Kept]:
+    """recmem's own state under ``$RECMEM_HOME``: the result store and stored counterexamples."""
+    from recmem.checks.store import home, path
 
+    return [Kept("recmem's result store", path(), sqlite=True),
+            Kept("recmem's stored counterexamples", home() / "fuzz-examples", folder=True),
+            Kept("recmem's Hypothesis files", home() / "hypothesis", folder=True)]
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _same(a: Path, b: Path) -> bool:
+    if _real(a) == _real(b):
+        return True
+    try:  # hard links, case-insensitive file systems
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return _real(path).is_relative_to(_real(folder))
+
+
+def refuse_clashes(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]],
+                   kept: Iterable[Kept] = ()) -> None:
+    """Refuse (:class:`OutputPathError`) an output that is one of ``kept`` or recmem's state
+    (:func:`recmem_state`), or the same file as another output; ``outputs`` are (option, path)
+    pairs, None for an option not given. Paths are compared resolved (symlinks, ``./x`` and
+    ``x``, hard links)."""
+    given = [(option, Path(p)) for option, p in outputs if p is not None]
+    guarded = [*kept, *recmem_state()]
+    for option, p in given:
+        for k in guarded:
+            hit = (_inside(p, k.path) if k.folder else
+                   any(_same(p, k.path.with_name(k.path.name + s))
+                       for s in ("", *(SQLITE_SIDECARS if k.sqlite else ()))))
+            if hit:
+                where = "" if os.fspath(k.path) == os.fspath(p) else f" ({k.path})"
+                raise OutputPathError(f"{option} {os.fspath(p)}: is {'in ' if k.folder else ''}"
+                                      f"{k.what}{where}; give another path")
+    for i, (option, p) in enumerate(given):
+        for other, q in given[i + 1:]:
+            if _same(p, q):
+                raise OutputPathError(f"{option} {os.fspath(p)} and {other} {os.fspath(q)} are the "
+                                      "same file; give each its own path")
+
+
+__all__ = ["Kept", "OutputPathError", "apply_mode", "atomic_path", "check_output_path",
+           "file_mode", "recmem_state", "refuse_clashes", "remove_stale_temps", "umask",
+           "write_atomic", "write_figure"]

@@ -8,6 +8,7 @@ import platform
 import time
 import uuid
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 from recmem.checks.claim import CONVENTIONS, Claim
 from recmem.checks.outputs import write_atomic
-from recmem.checks.verdict import ControlRun, Decision, Evidence, Verdict
+from recmem.checks.verdict import ControlRun, Decision, Evidence, Outcome, Verdict
 
 SCHEMA = "recmem.report/2"
 
@@ -30,6 +31,22 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, int | float | str | bool) or value is None:
         return value
     return str(value)
+
+
+def arithmetics_of(checks: Iterable[tuple[str, str]]) -> list[str]:
+    """The arithmetics whose checks resolved something (an outcome "pass" or "refute"), in
+    order of first appearance, from (backend, outcome) pairs: of a run's evidence, or of the
+    stored JSON of one (``recmem show --history``)."""
+    return list(dict.fromkeys(b for b, outcome in checks if outcome in ("pass", "refute")))
+
+
+def evidence_from_dict(d: dict[str, Any]) -> Evidence:
+    """One check's stored JSON (:meth:`Evidence.to_dict`) as :class:`Evidence` again (numbers
+    stay the strings they were stored as; keys it does not know are left out)."""
+    from dataclasses import fields
+
+    known = {f.name for f in fields(Evidence)} - {"outcome"}
+    return Evidence(**{k: v for k, v in d.items() if k in known}, outcome=Outcome(d["outcome"]))
 
 
 @dataclass
@@ -61,6 +78,16 @@ class ClaimResult:
                    claim.uses, claim.corrects, claim.reading, claim.tolerance, controls,
                    decision.reason)
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ClaimResult:
+        """A stored result (:meth:`to_dict`, as ``recmem show`` reads it) back as a ClaimResult:
+        its verdict, reason and evidence; the controls' own evidence is not kept there."""
+        return cls(d["id"], d.get("title", ""), d.get("statement", ""), Verdict(d["verdict"]),
+                   d.get("source") or {}, [evidence_from_dict(e) for e in d.get("evidence", [])],
+                   d.get("params") or {}, d.get("counterexample"), float(d.get("seconds", 0.0)),
+                   tuple(d.get("uses", ())), d.get("corrects"), d.get("reading"),
+                   d.get("tolerance_policy", ""), None, d.get("reason", ""))
+
     def controls_summary(self) -> str:
         """"told apart/total" of the negative controls ("—" when they were not run)."""
         if self.controls is None:
@@ -69,11 +96,7 @@ class ClaimResult:
 
     def arithmetics(self) -> list[str]:
         """The arithmetics whose checks resolved something (passed or refuted)."""
-        seen = []
-        for e in self.evidence:
-            if e.outcome.value in ("pass", "refute") and e.backend not in seen:
-                seen.append(e.backend)
-        return seen
+        return arithmetics_of((e.backend, e.outcome.value) for e in self.evidence)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -130,6 +153,23 @@ class Report:
     def counts(self) -> dict[str, int]:
         return dict(Counter(str(c.verdict) for c in self.claims))
 
+    def not_run(self) -> dict[str, str]:
+        """The requested arithmetics (``meta["backends"]``) that ran no check of any finished
+        claim, each with why: the first message of a SKIPPED check in it ("CUDA is not
+        available …"), or that no selected claim has a check in it."""
+        ran: set[str] = set()
+        why: dict[str, str] = {}
+        for c in self.claims:
+            for e in c.evidence:
+                if e.outcome is Outcome.SKIPPED:
+                    why.setdefault(e.backend, e.message or "skipped")
+                else:
+                    ran.add(e.backend)
+        if not self.claims:
+            return {}
+        return {b: why.get(b, "no selected claim has a check in this arithmetic")
+                for b in self.meta.get("backends") or () if b not in ran}
+
     def to_dict(self) -> dict[str, Any]:
         return {**self.meta, "complete": self.complete, "summary": self.counts(),
                 "claims": [c.to_dict() for c in self.claims]}
@@ -154,6 +194,8 @@ class Report:
                          f"{', '.join(c.arithmetics())} | {c.controls_summary()} | "
                          f"{c.seconds:.2f} |")
         lines += ["", "Summary: " + ", ".join(f"{v} {k}" for k, v in self.counts().items()), ""]
+        if not_run := self.not_run():
+            lines += [*(f"Not run: `{b}` ({why})." for b, why in not_run.items()), ""]
         for c in self.claims:
             lines += [f"## `{c.id}`: {c.title}", "", f"**{c.verdict}**: {c.verdict.meaning}.", "",
                       f"> {c.statement}", "", f"Source: {c.source['version']}, {c.source['location']}.",

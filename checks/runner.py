@@ -30,8 +30,10 @@ from recmem.checks.report import ClaimResult, Report
 from recmem.checks.search import SEARCH_BACKEND, search
 from recmem.checks.verdict import (
     ControlRun,
+    Decision,
     Evidence,
     Outcome,
+    Verdict,
     apply_controls,
     counterexample_of,
     decide,
@@ -321,10 +323,66 @@ def _failed_result(claim: Claim, job: ClaimJob, error: execution.ItemError,
                                   None, 0.0)
 
 
+def warm_worker() -> None:
+    """What a worker process with a time limit loads before its first claim (every claim's
+    module, Hypothesis, the arithmetics' modules, the pinned search constants), so that no
+    claim's limit pays for it."""
+    import recmem.numerics.backend  # noqa: F401
+
+    registry.all_claims()
+    _recmem_constants()
+
+
+def _timed_out_result(claim: Claim, job: ClaimJob, error: execution.ItemError,
+                      timeout: float) -> ClaimResult:
+    """A claim stopped at its time limit (``--timeout``): INCONCLUSIVE, for none of its checks
+    finished, with "timed out" as its evidence and its reason."""
+    why = f"timed out: {error.message} (--timeout {timeout:g})"
+    ev = Evidence(check="claim run", kind="numeric", backend="time limit",
+                  outcome=Outcome.INCONCLUSIVE, message=why, seconds=timeout)
+    return ClaimResult.from_claim(
+        claim, Decision(Verdict.INCONCLUSIVE, f"{why}; no check finished within the limit, a "
+                        "larger --timeout may resolve it"), [ev], job.params, None, timeout)
+
+
+#: seconds a claim took in a full serial run (2 cores, as measured for issue 20), for the claims
+#: that take much longer than the others: the order in which parallel runs start claims when
+#: the results store has no duration yet (every other claim counts as 1 s)
+COST_HINT_S = {"O.universality": 26.0, "W.stable-exp": 6.5, "O.sparse-conditioning": 6.3,
+               "O.ring-conditioning": 5.3, "W.theorem": 4.8}
+DEFAULT_COST_S = 1.0
+
+
+def expected_seconds(claim_ids: Sequence[str]) -> dict[str, float]:
+    """How long each claim is expected to take: its latest stored run's ``seconds`` when the
+    results store has one, else :data:`COST_HINT_S` (or :data:`DEFAULT_COST_S`)."""
+    from recmem.checks import store
+
+    try:
+        stored = store.load()
+    except Exception:  # an unreadable store only costs the order, never the run
+        stored = {}
+    out = {}
+    for cid in claim_ids:
+        seconds = (stored.get(cid) or {}).get("result", {}).get("seconds")
+        valid = isinstance(seconds, int | float) and seconds >= 0
+        out[cid] = float(seconds) if valid else COST_HINT_S.get(cid, DEFAULT_COST_S)
+    return out
+
+
+def longest_first(claim_ids: Sequence[str]) -> list[int]:
+    """The positions of ``claim_ids`` in the order a parallel run starts them: longest expected
+    first (:func:`expected_seconds`), so that the longest claim does not start last and leave
+    the other workers idle at the end; ties keep the given order."""
+    cost = expected_seconds(claim_ids)
+    return sorted(range(len(claim_ids)), key=lambda n: -cost[claim_ids[n]])
+
+
 def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
            backends: Sequence[str] | None = None, precision: int = DEFAULT_BITS, seed: int = 0,
            params: Mapping[str, str] | None = None, search_examples: int = 60,
            controls: bool = True, jobs: int = 1, cluster: str | None = None,
+           timeout: float | None = None,
            on_claim_start: Callable[[Claim], None] | None = None,
            on_claim_done: Callable[[ClaimResult, Report], None] | None = None) -> Report:
     """Run the verification suite and return the :class:`Report` (what ``recmem verify`` runs).
@@ -334,7 +392,10 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
     controls (``--no-controls``). ``jobs`` > 1 runs that many claims at once on local processes,
     ``cluster`` (a dask scheduler's address, ``tcp://HOST:PORT``) on a dask cluster's workers
     (:mod:`recmem.checks.execution`); the report is a serial run's apart from timings (claims
-    in the same order, each with the seed and context a serial run gives it).
+    in the same order, each with the seed and context a serial run gives it); in parallel the
+    longest claims start first (:func:`longest_first`). ``timeout``: seconds each claim may run
+    (``--timeout``); a claim past it is INCONCLUSIVE "timed out" and the run goes on (each claim
+    then runs in a worker process, which can be stopped, ``jobs=1`` included).
     ``on_claim_start`` is called when a claim is handed to a worker, ``on_claim_done`` (in
     this process) as each claim finishes, with the report so far (its finished claims, in
     order). Raises :class:`UsageError` on bad input (an unreachable cluster included), and
@@ -361,7 +422,9 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
         raise UsageError(str(exc)) from None
     values = resolve_params(claims, params or {})
     try:
-        executor = execution.make_executor(jobs, cluster)
+        executor = (execution.make_executor(jobs, cluster) if timeout is None
+                    else execution.make_executor(jobs, cluster, timeout=timeout,
+                                                 warmup=warm_worker))
         executor.start()  # connects to a cluster: unreachable is bad usage, before any work
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -369,23 +432,31 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
     work = [ClaimJob(claim.id, values[claim.id], seed, precision, search_examples, tuple(specs),
                      controls, portable) for claim in claims]
     position = {claim.id: n for n, claim in enumerate(claims)}
+    # in parallel, the longest claims first; one at a time, the registry's order
+    order = (longest_first([c.id for c in claims]) if jobs > 1 or cluster is not None
+             else list(range(len(claims))))
     report = Report.start(backends=[str(s) for s in specs], precision=precision, seed=seed,
                           params=dict(params or {}), controls=controls)
     running: dict[int, str] = {}  # handed to a worker, not finished: index → claim ID
 
-    def started(n: int) -> None:
+    def started(k: int) -> None:
+        n = order[k]
         running[n] = claims[n].id
         if on_claim_start:
             on_claim_start(claims[n])
 
     with interrupt.stops_promptly(), executor:
         try:
-            for n, outcome in executor.map_unordered(run_claim_job, work, on_start=started):
+            for k, outcome in executor.map_unordered(run_claim_job, [work[n] for n in order],
+                                                     on_start=started):
+                n = order[k]
                 running.pop(n, None)
                 if outcome.error is None:
                     result: ClaimResult = outcome.get()
                 elif outcome.exception is not None:  # raised in this process: as it always did
                     raise outcome.exception
+                elif outcome.error.kind == "TimedOut" and timeout is not None:
+                    result = _timed_out_result(claims[n], work[n], outcome.error, timeout)
                 else:
                     result = _failed_result(claims[n], work[n], outcome.error,
                                             executor.describe())

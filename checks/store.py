@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from recmem.checks.report import ClaimResult
+from recmem.checks.sqlite_db import connect, transaction
 
 # what of a run's metadata each row keeps (the rest is in the JSON report)
 RUN_FIELDS = ("run_id", "started", "seed", "backends", "precision", "recmem", "controls")
@@ -36,9 +37,6 @@ CREATE TABLE IF NOT EXISTS claim_runs (
 );
 CREATE INDEX IF NOT EXISTS claim_runs_by_claim ON claim_runs (claim_id, row);
 """
-
-# a writer waits this long for another writer's transaction (each is one short INSERT)
-BUSY_TIMEOUT_S = 60.0
 
 
 class StoreUnavailable(OSError):
@@ -78,13 +76,13 @@ def _connect(create: bool) -> Iterator[sqlite3.Connection]:
     try:
         if create:
             db.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(db, timeout=BUSY_TIMEOUT_S)
+        # autocommit, WAL, synchronous=FULL, the busy timeout and the file's mode: one set-up for
+        # both of recmem's stores (checks.sqlite_db); reading sets nothing up and creates nothing
+        conn = connect(db, read_only=not create)
     except (OSError, sqlite3.Error) as exc:
         raise StoreUnavailable(f"cannot open the results store {db}: {exc}") from None
     try:
         if create:
-            # WAL: readers never block the writer and writers append; the mode is persistent
-            conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(_SCHEMA)
         yield conn
     except sqlite3.Error as exc:
@@ -100,7 +98,7 @@ def save(result: ClaimResult, meta: dict[str, Any]) -> None:
     row = (result.id, str(result.verdict), time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            json.dumps(run, ensure_ascii=False),
            json.dumps(result.to_dict(), ensure_ascii=False))
-    with _connect(create=True) as conn, conn:
+    with _connect(create=True) as conn, transaction(conn):
         conn.execute("INSERT INTO claim_runs (claim_id, verdict, stored_at, run, result) "
                      "VALUES (?, ?, ?, ?, ?)", row)
 

@@ -21,21 +21,20 @@ the later row replacing the earlier. Nothing here imports numpy or the numeric e
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from recmem.checks.sqlite_db import connect, transaction
+
 STORE_NAME = "condition.sqlite"
 FORMAT = "recmem-condition-store"
 VERSION = 1
-# a writer waits this long for another process's transaction (each is one short INSERT)
-BUSY_TIMEOUT_S = 60.0
 # the requested precision "automatic escalation" (None) as stored in the key column: SQLite
 # treats NULLs in a primary key as all distinct, so None cannot be a key value
 AUTO_PRECISION = 0
@@ -156,10 +155,13 @@ class SweepStore:
         if self.path.exists() and not os.access(self.path, os.W_OK):
             raise StoreError(f"--out {self.folder}: {STORE_NAME} is read-only")
         try:
-            # autocommit: every write below is one explicit transaction
-            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        except sqlite3.Error as exc:
+            # autocommit, WAL, synchronous=FULL, the busy timeout and the file's mode: one set-up
+            # for both of recmem's stores (checks.sqlite_db)
+            self._conn = connect(self.path)
+        except (sqlite3.OperationalError, OSError) as exc:  # locked, unreadable, …
             raise StoreError(f"cannot open {self.path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:  # "file is not a database"
+            raise StoreError(f"{self.path} is not a recmem condition store ({exc})") from None
         try:
             self._setup()
         except sqlite3.DatabaseError as exc:
@@ -171,14 +173,11 @@ class SweepStore:
 
     def _setup(self) -> None:
         c = self._conn
-        # WAL: readers never block the writer; FULL: a committed point survives a power cut too
-        c.execute("PRAGMA journal_mode=WAL")
-        c.execute("PRAGMA synchronous=FULL")
         tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "meta" not in tables:
             raise StoreError(f"{self.path} is an SQLite file but not a recmem condition store "
                              f"(tables: {', '.join(sorted(tables))}); give another --out")
-        with self._transaction():
+        with transaction(self._conn):
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     c.execute(statement)
@@ -191,23 +190,12 @@ class SweepStore:
             raise StoreError(f"{self.path} is a condition store of version {meta.get('version')}, "
                              f"this recmem reads version {VERSION}; give another --out")
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
-        c = self._conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-        c.execute("COMMIT")
-
     # -- sweeps ---------------------------------------------------------------------------------
 
     def begin_sweep(self, settings: dict[str, Any], argv: list[str]) -> int:
         """Record that a sweep starts with these settings; its id."""
         try:
-            with self._transaction():
+            with transaction(self._conn):
                 cur = self._conn.execute(
                     "INSERT INTO sweeps (started, status, argv, settings) VALUES (?, 'running', ?, ?)",
                     (_now(), json.dumps(argv, ensure_ascii=False),
@@ -220,7 +208,7 @@ class SweepStore:
     def end_sweep(self, sweep: int, status: str) -> None:
         """Record how sweep ``sweep`` ended (``complete``, ``interrupted``, ``failed``)."""
         try:
-            with self._transaction():
+            with transaction(self._conn):
                 self._conn.execute("UPDATE sweeps SET finished = ?, status = ? WHERE id = ?",
                                    (_now(), status, sweep))
         except sqlite3.Error as exc:
@@ -239,7 +227,7 @@ class SweepStore:
         """Store one point's result (replacing a stored one with the same key) in its own
         transaction: when this returns, the point is on disk."""
         try:
-            with self._transaction():
+            with transaction(self._conn):
                 self._conn.execute(
                     f"INSERT OR REPLACE INTO points ({_KEY_SQL}, sweep, stored_at, row) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -281,7 +269,7 @@ def count_points(folder: str | os.PathLike[str]) -> int:
     if not path.exists():
         return 0
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+        conn = connect(path, read_only=True)
         try:
             return int(conn.execute("SELECT COUNT(*) FROM points").fetchone()[0])
         finally:

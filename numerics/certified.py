@@ -19,6 +19,7 @@ certified infinite κ, never as the ratio of the min(rows, columns) nonzero sing
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -200,11 +201,27 @@ def _interval_context(prec: int) -> _IntervalContext:
     return ctx
 
 
-@functools.lru_cache(maxsize=32)
 def _real_context(prec: int) -> Any:
     """One private mpmath context per precision for :func:`enclose`'s ends (never changed)."""
-    ctx = mpmath.MPContext()
-    ctx.prec = prec
+    return fixed_context(prec)
+
+
+_CONTEXTS = threading.local()
+
+
+def fixed_context(prec: int) -> Any:
+    """A private mpmath context of ``prec`` bits, one per precision and thread, shared by its
+    callers: never change its precision (mpmath's own ``workprec`` inside a function, restored on
+    exit, is fine). Making a context costs ~4–10 ms (mpmath binds every function anew), which
+    made thousands of certified brackets and node draws per run spend seconds there; per thread,
+    so that one thread's ``workprec`` never changes another's numbers."""
+    cache = getattr(_CONTEXTS, "by_prec", None)
+    if cache is None:
+        cache = _CONTEXTS.by_prec = {}
+    ctx = cache.get(prec)
+    if ctx is None:
+        ctx = cache[prec] = mpmath.MPContext()
+        ctx.prec = prec
     return ctx
 
 
@@ -290,8 +307,7 @@ def sigma_bracket(build: Callable[[int], Any], *, start_bits: int = 128,
             eigs = []
         last = 2 * bits > max_bits
         if eigs or last:
-            ctx = mpmath.MPContext()
-            ctx.prec = bits + 16
+            ctx = fixed_context(bits + 16)
             down, up = 1 - 4 * ctx.eps, 1 + 4 * ctx.eps
 
             def ends(x: Any, c: Any = ctx, d: Any = down, u: Any = up) -> tuple[Any, Any]:

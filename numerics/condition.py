@@ -29,13 +29,17 @@ where it runs (:func:`check_runs`); each certified routine checks itself on a ma
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+
+from recmem.numerics.certified import mpf_to_fraction as _q  # the one exact mpf → Fraction
 
 QUANTITIES = ("kappa", "sigma", "reconstruct", "timestamp")
 NORMS = ("2", "1", "inf", "fro")
@@ -53,6 +57,17 @@ CHECK_AUTO_N = {"gram": 16, "inverse": 64}
 FLOAT64_C = 16
 FLOAT64_RESOLVED = Fraction(1, 2)  # δ below this: float64 resolves κ, and must agree
 FLOAT_STAGE_DIGITS = {"2": 9, "fro": 11, "1": 11, "inf": 11}  # what the float64 stage can certify
+# Every point computes with this many BLAS threads, whatever runs it (this process, a --jobs
+# worker, a Dask worker): a LAPACK SVD splits its sums by thread, so numpy's float64 κ of an
+# ill-conditioned V depends on the thread count (ring N = 128: 8.1941024e10 with one thread,
+# 8.1940983e10 with two), and a sweep's exports would depend on --jobs. The certified brackets
+# do not (they are brackets whatever the rounding), but their float64 stage is pinned too.
+BLAS_THREADS = 1
+# Bytes per entry of the N×max(N, L) matrix that one point holds at its peak (V and V⁻¹ as float
+# enclosures, numpy's float64 copy and its SVD's workspace): measured 157–178 B per entry for κ₂
+# by the structured route at N = 400, 800, 1600 (peak RSS over the interpreter's); see
+# :func:`memory_estimate`
+ENTRY_BYTES = 192
 
 
 @dataclass(frozen=True)
@@ -72,10 +87,6 @@ class Point:
     # the second route (dense ↔ structured) as a cross-check: True at every point, False never,
     # None (default) when N ≤ CHECK_AUTO_N
     check: bool | None = None
-
-    def key(self) -> tuple[Any, ...]:
-        """The identity of the point in a sweep store."""
-        return tuple(asdict(self).values())
 
 
 def validate(point: Point) -> None:
@@ -99,6 +110,22 @@ def validate(point: Point) -> None:
                                                                                      "sigma"):
         raise ValueError(f"κ in the {point.norm}-norm needs a square V (N = L); got "
                          f"{point.rows}×{point.cols} (use --norm 2 or fro)")
+
+
+def memory_estimate(point: Point) -> float:
+    """An estimate of the peak memory (bytes) of :func:`compute` at ``point``, known before any
+    allocation: :data:`ENTRY_BYTES` per entry of N×max(N, L), and for ``reconstruct`` and
+    ``timestamp`` an acb ball per entry besides (two arbs of the working precision, about 48 bytes
+    of structure each). inf for sizes beyond the float range."""
+    try:
+        entries = float(point.rows) * float(max(point.rows, point.cols))
+        per = float(ENTRY_BYTES)
+        if point.quantity in ("reconstruct", "timestamp"):
+            bits = point.precision or max(256, default_start_bits(point.rows))
+            per += 2 * (48 + bits / 8)
+        return entries * per
+    except OverflowError:
+        return math.inf
 
 
 # ---- decimal output -------------------------------------------------------------------------------
@@ -264,13 +291,6 @@ def _dense(nodes: Any, point: Point) -> _Result:
     return dense_inverse(nodes, point, bits)
 
 
-def _q(x: Any) -> Fraction:
-    """An mpmath number (finite) as an exact rational."""
-    from recmem.numerics.certified import mpf_to_fraction
-
-    return mpf_to_fraction(x)
-
-
 def dense_inverse(nodes: Any, point: Point, bits: int) -> _Result:
     """κ_F, κ₁, κ_∞ of a square V from flint's certified inverse (ball sums of moduli), from
     ``bits`` on (doubling unless ``point.precision`` is fixed); checked at run time against the
@@ -330,9 +350,10 @@ def _ball_norm(a: Any, norm: str) -> Any:
 
 def float64_kappa(nodes: Any, point: Point) -> float | None:
     """numpy's float64 κ of V in the point's norm (None when numpy gives inf or nan)."""
-    lam = np.asarray(nodes.complex128(), dtype=complex)
+    from recmem.numerics.numpy_backend import vander
+
+    v = vander(nodes.complex128(), point.cols)
     with np.errstate(all="ignore"):
-        v = np.vander(lam, point.cols)
         if not np.all(np.isfinite(v)):
             return None  # powers beyond the float64 range: numpy has no κ
         if point.rows == point.cols:
@@ -355,12 +376,43 @@ def _versions() -> dict[str, str]:
             "numpy": np.__version__}
 
 
+_BLAS: list[Any] = []  # the process's threadpoolctl controller, made at the first point
+
+
+@contextlib.contextmanager
+def pinned_blas() -> Iterator[str]:
+    """Run the block with :data:`BLAS_THREADS` BLAS/OpenMP threads (``threadpoolctl``); yields
+    what computes the float64 values, e.g. ``openblas 0.3.31 Haswell, 1 thread`` (the BLAS and
+    its kernel decide the last bits of the float64 column), or says that the thread count is
+    not pinned when threadpoolctl is missing."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        yield "threads not pinned (threadpoolctl is not installed)"
+        return
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())  # numpy's BLAS is loaded: this module imports numpy
+    controller = _BLAS[0]
+    blas = [m for m in controller.info() if m.get("user_api") == "blas"]
+    what = "; ".join(f"{m.get('internal_api')} {m.get('version')} {m.get('architecture') or ''}"
+                     .replace("  ", " ").strip() for m in blas) or "no BLAS found"
+    with controller.limit(limits=BLAS_THREADS):
+        yield f"{what}, {BLAS_THREADS} thread" + ("" if BLAS_THREADS == 1 else "s")
+
+
 def compute(point: Point) -> dict[str, Any]:
     """One result row for ``point`` (module docstring); a ValueError for a point outside the
-    engine's domain (e.g. κ₁ of a rectangular V)."""
+    engine's domain (e.g. κ₁ of a rectangular V). Runs with :data:`BLAS_THREADS` BLAS threads
+    (:func:`pinned_blas`), so that the row does not depend on the process computing it; the
+    row's ``float64_blas`` says what computed its float64 values."""
+    validate(point)
+    with pinned_blas() as blas:
+        return _compute(point) | {"float64_blas": blas}
+
+
+def _compute(point: Point) -> dict[str, Any]:
     from recmem.numerics.node_families import parse_family
 
-    validate(point)
     t0 = time.perf_counter()
     family = parse_family(point.family)
     nodes = family.nodes(point.rows, point.seed)

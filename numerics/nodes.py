@@ -487,8 +487,9 @@ def ring(n: int, r_min: Fraction, r_max: Fraction, seed: int,
     statement = LEMMA6 if law is None else law
     if not statement.admits(r_min, r_max):
         raise ValueError(f"need 0 ≤ r_min ≤ r_max ≤ 1, got r_min={r_min}, r_max={r_max}")
-    ctx = mpmath.MPContext()
-    ctx.prec = 128
+    from recmem.numerics.certified import fixed_context  # (certified imports this module)
+
+    ctx = fixed_context(128)
     draws = uniform_draws(seed, 2 * n)
     vals = tuple(
         dyadic_complex(lemma6_node(draws[2 * i], draws[2 * i + 1], r_min, r_max, ctx, statement),

@@ -18,6 +18,25 @@ def _to_float(q: Fraction) -> float:
     return q.numerator / q.denominator  # correctly rounded int/int division
 
 
+def vander(lam: Any, cols: int, dtype: Any = np.complex128) -> np.ndarray:
+    """recmem's one float Vandermonde builder: O's V_L (eq. 4) of the nodes ``lam``, row i =
+    λ_i^(L−1), …, λ_i, 1 (decreasing powers), in ``dtype`` (complex128 by default; the numpy
+    backend's complex64 stays complex64, where ``np.vander`` promotes it to complex128).
+
+    Each power is the previous one times λ_i, one rounded multiplication
+    (``np.multiply.accumulate``, bit for bit ``np.vander``'s products): the error model that
+    ``numerics.vandermonde_enclosure`` bounds. Powers beyond the float range are inf or nan, with
+    no warning (callers check ``np.isfinite``)."""
+    x = np.asarray(lam, dtype=dtype).reshape(-1)
+    steps = np.empty((x.shape[0], cols), dtype=x.dtype)
+    if cols:
+        steps[:, 0] = 1
+        steps[:, 1:] = x[:, None]
+    with np.errstate(over="ignore", invalid="ignore"):
+        powers = np.multiply.accumulate(steps, axis=1)
+    return powers[:, ::-1].copy()
+
+
 @dataclass
 class NumpyBackend(AbstractBackend):
     """Fixed-precision float arithmetic through numpy."""
@@ -88,13 +107,7 @@ class NumpyBackend(AbstractBackend):
 
     def vandermonde(self, nodes: Any, k: int) -> np.ndarray:
         self._check_k(nodes, k, "vandermonde")
-        # decreasing powers (O's orientation), formed in the backend's own precision: np.vander
-        # promotes complex64 to complex128
-        x = np.asarray(nodes, self.cdtype)
-        out = np.ones((x.shape[0], k), self.cdtype)
-        for j in range(k - 2, -1, -1):
-            out[:, j] = out[:, j + 1] * x
-        return out
+        return vander(nodes, k, self.cdtype)  # decreasing powers, in the backend's own precision
 
     def recurrence(self, nodes: Any, drive: Any) -> np.ndarray:
         drive = np.asarray(drive, self.cdtype)

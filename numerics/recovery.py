@@ -40,8 +40,9 @@ def reconstruction_errors(nodes: Nodes, length: int, seed: int, bits: int) -> di
         raise ValueError(f"reconstruction needs N ≥ L (V injective); got N = {n} < L = {length}")
     u = inputs(length, seed)
     # float64: x = Ṽ u, û by least squares (SVD-based, the best float64 method at scale)
-    lam = np.asarray(nodes.complex128())
-    v = np.vander(lam, length)
+    from recmem.numerics.numpy_backend import vander
+
+    v = vander(nodes.complex128(), length)
     uf = np.array([float(x) for x in u])
     uh = np.linalg.lstsq(v, v @ uf, rcond=None)[0]
     err64 = np.abs(uh - uf)

@@ -412,7 +412,9 @@ def _float_omega(nodes: nd.Nodes, psi: Sequence[Sequence[QQi]]) -> Any:
     assert nodes.values is not None
     lam = np.array([complex(float(q.re), float(q.im)) for q in nodes.values])
     p = np.array([[float(q.re) for q in row] for row in psi])
-    return np.vander(lam, len(psi)) @ p
+    from recmem.numerics.numpy_backend import vander
+
+    return vander(lam, len(psi)) @ p
 
 
 def _qf(q: QQi) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -44,9 +44,10 @@ class History:
 
 
 def fit(model: Any, x_train: Any, y_train: Any, x_val: Any, y_val: Any, *, epochs: int,
-        batch_size: int, lr: float, seed: int, loss: Callable[[Any, Any], Any] | None = None,
-        target_loss: float | None = None, saver: Saver | None = None, every: int = 1,
-        advance: Callable[[int], None] | None = None, val_batch: int = 4096) -> History:
+        batch_size: int, lr: float, seed: int | Sequence[int],
+        loss: Callable[[Any, Any], Any] | None = None, target_loss: float | None = None,
+        saver: Saver | None = None, every: int = 1, advance: Callable[[int], None] | None = None,
+        val_batch: int = 4096) -> History:
     """Train ``model`` with Adam (learning rate ``lr``) on mini-batches of ``batch_size`` drawn
     without replacement each epoch from a generator seeded by ``seed``; stop after ``epochs`` epochs,
     when the validation loss falls to ``target_loss`` (W App. D: 1e-8), or when a loss is not finite.
@@ -54,21 +55,38 @@ def fit(model: Any, x_train: Any, y_train: Any, x_val: Any, y_val: Any, *, epoch
     ``loss`` defaults to the mean squared error (W App. D). The tensors are on the model's device.
     With a ``saver``, the state is saved every ``every`` epochs and at the end, and a saved state
     is resumed (``History.resumed_at``); ``advance(n)`` is called with the epochs done (the resumed
-    ones first), for a progress bar.
+    ones first), for a progress bar. ``x_val`` None: no validation loss per epoch (``History.val``
+    stays empty; for a caller that judges the final model only, so needs no ``target_loss``).
+
+    A *stack* of R independent models (``seed`` a sequence of R seeds; ``model`` maps (R, b, F)
+    to (R, b, ·), e.g. :func:`recmem.numerics.lotka_volterra.stack_models`; the data (R, n, ·)):
+    model r draws its batches from its own generator seeded by ``seed[r]`` — the batches it would
+    draw alone — and the default loss is the sum over r of model r's own mean squared error, so
+    each model gets exactly its own gradient (Adam is elementwise: the stack trains each model as
+    :func:`fit` would alone, in one step per batch instead of R; the losses in the history are the
+    sums over the stack).
     """
     import torch
 
+    stacked = isinstance(seed, (tuple, list))
+    seeds = (tuple(int(s) for s in seed) if isinstance(seed, (tuple, list))
+             else (int(seed),))  # type: ignore[arg-type]
     if loss is None:
-        loss = torch.nn.functional.mse_loss
+        loss = _stack_mse if stacked else torch.nn.functional.mse_loss
+    if target_loss is not None and x_val is None:
+        raise ValueError("a target loss needs validation data")
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    gen = torch.Generator(device="cpu")
-    gen.manual_seed(seed)
+    gens = [torch.Generator(device="cpu") for _ in seeds]
+    for gen, s in zip(gens, seeds, strict=True):
+        gen.manual_seed(s)
     hist = History()
     state = saver.load() if saver is not None else None
     if state is not None:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
-        gen.set_state(state["generator"])
+        saved = state["generator"] if stacked else [state["generator"]]
+        for gen, g_state in zip(gens, saved, strict=True):
+            gen.set_state(g_state)
         hist.train = [float(v) for v in state["train"]]
         hist.val = [float(v) for v in state["val"]]
         # a run stopped only by its epoch budget continues when given more epochs
@@ -80,35 +98,48 @@ def fit(model: Any, x_train: Any, y_train: Any, x_val: Any, y_val: Any, *, epoch
 
     def save() -> None:
         if saver is not None:
+            g_states = [g.get_state() for g in gens]
             saver.save({"model": model.state_dict(), "optimizer": opt.state_dict(),
-                        "generator": gen.get_state(), "train": list(hist.train),
+                        "generator": g_states if stacked else g_states[0], "train": list(hist.train),
                         "val": list(hist.val), "stopped": hist.stopped})
+
+    # the rows are the first axis of the data, the second for a stack (its first is the model)
+    rows = 1 if stacked else 0
 
     def val_loss() -> float:
         model.eval()
         with torch.no_grad():
             total, count = 0.0, 0
-            for i in range(0, len(x_val), val_batch):
-                xb, yb = x_val[i:i + val_batch], y_val[i:i + val_batch]
-                total += float(loss(model(xb), yb)) * len(xb)
-                count += len(xb)
+            for i in range(0, x_val.shape[rows], val_batch):
+                xb = x_val[:, i:i + val_batch] if stacked else x_val[i:i + val_batch]
+                yb = y_val[:, i:i + val_batch] if stacked else y_val[i:i + val_batch]
+                total += float(loss(model(xb), yb)) * xb.shape[rows]
+                count += xb.shape[rows]
         model.train()
         return total / max(count, 1)
 
-    n = len(x_train)
+    n = x_train.shape[rows]
+    # each model of a stack gathers its own batch: row idx[r, j] of model r's data
+    which = torch.arange(len(seeds), device=x_train.device)[:, None]
     while not hist.stopped and hist.epochs < epochs:
-        order = torch.randperm(n, generator=gen)
+        orders = [torch.randperm(n, generator=gen) for gen in gens]
         total = 0.0
         for i in range(0, n, batch_size):
-            idx = order[i:i + batch_size].to(x_train.device)
+            if stacked:
+                idx = torch.stack([o[i:i + batch_size] for o in orders]).to(x_train.device)
+                xb, yb = x_train[which, idx], y_train[which, idx]
+            else:
+                idx = orders[0][i:i + batch_size].to(x_train.device)
+                xb, yb = x_train[idx], y_train[idx]
             opt.zero_grad(set_to_none=True)
-            value = loss(model(x_train[idx]), y_train[idx])
+            value = loss(model(xb), yb)
             value.backward()
             opt.step()
-            total += float(value.detach()) * len(idx)
+            total += float(value.detach()) * idx.shape[-1]
         hist.train.append(total / n)
-        hist.val.append(val_loss())
-        if not (math.isfinite(hist.train[-1]) and math.isfinite(hist.val[-1])):
+        if x_val is not None:
+            hist.val.append(val_loss())
+        if not (math.isfinite(hist.train[-1]) and all(math.isfinite(v) for v in hist.val[-1:])):
             hist.stopped = "diverged"
         elif target_loss is not None and hist.val[-1] <= target_loss:
             hist.stopped = "target loss reached"
@@ -122,6 +153,13 @@ def fit(model: Any, x_train: Any, y_train: Any, x_val: Any, y_val: Any, *, epoch
         hist.stopped = "epochs exhausted"
         save()
     return hist
+
+
+def _stack_mse(prediction: Any, target: Any) -> Any:
+    """The loss of a stack of models (:func:`fit`): the sum over the stack (axis 0) of each
+    model's mean squared error, so that model r's gradient is that of its own mean squared error
+    (a mean over the stack would scale each gradient by 1/R, which Adam's ε does not ignore)."""
+    return ((prediction - target) ** 2).mean(dim=tuple(range(1, prediction.ndim))).sum()
 
 
 # A model counts as trained when its final training loss is at most this fraction of a reference

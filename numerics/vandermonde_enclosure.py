@@ -48,6 +48,7 @@ import numpy as np
 
 from recmem.numerics.float_enclosure import SQRT2_UP, FloatEnclosure, gamma
 from recmem.numerics.nodes import Nodes
+from recmem.numerics.numpy_backend import vander
 
 RADIUS_SLACK = 1 + 2.0**-20
 CONVERSION = 2.0**-51
@@ -162,14 +163,14 @@ def vandermonde_enclosure(nodes: Nodes, cols: int) -> FloatEnclosure:
     rho = np.abs(lam) * (1 + 4 * u)
     c = float(SQRT2_UP * gamma(3))
     t = np.arange(cols, dtype=float)
+    powers = vander(lam, cols)  # the one float builder: λ^t = λ^(t−1)·λ, one rounding each
     with np.errstate(over="ignore", invalid="ignore"):
-        powers = np.cumprod(np.column_stack([np.ones_like(lam)] + [lam] * (cols - 1)), axis=1)
         grow = np.expm1(t * math.log1p(c))[None, :] * rho[:, None] ** t[None, :]
         move = t[None, :] * delta[:, None] * (rho + delta)[:, None] ** np.maximum(t - 1, 0)[None, :]
         err = 2 * (grow + move) + 2 * (t[None, :] + 1) * 2.0**-1074
     if not (np.all(np.isfinite(powers)) and np.all(np.isfinite(err))):
         raise FloatRangeError("powers of the nodes leave the float64 range")
-    return FloatEnclosure(powers[:, ::-1].copy(), err[:, ::-1].copy(), 0)
+    return FloatEnclosure(powers, err[:, ::-1].copy(), 0)
 
 
 def kappa_bounds(v: FloatEnclosure, vinv: FloatEnclosure, norm: str,

@@ -200,7 +200,7 @@ def test_a_readout_that_did_not_train_fails(monkeypatch: pytest.MonkeyPatch) -> 
     fit = training.fit
 
     def lazy(model: Any, x_train: Any, *args: Any, **kw: Any) -> Any:
-        if x_train.shape[1] == 3:  # the baseline's features (u_k, Re x_k0, Im x_k0): no step
+        if x_train.shape[-1] == 3:  # the baseline's features (u_k, Re x_k0, Im x_k0): no step
             return training.History(stopped="epochs exhausted")
         return fit(model, x_train, *args, **kw)
 

@@ -6,9 +6,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import one_error_line, run_cli
+from rich.cells import cell_len
 
 from recmem.checks.cli import main
 
@@ -96,3 +98,156 @@ def test_python_api_matches_cli() -> None:
     assert report.ok and report.claims[0].verdict is rc.Verdict.CORROBORATED
     assert report.claims[0].controls_summary() == "3/3"
     assert all(c.id.startswith("O.") for c in rc.list_claims("O"))
+
+
+# ---- display: one progress bar, whole IDs, what did not run, what would resolve -------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_only_checks_terminal_builds_a_progress_display() -> None:
+    """One progress bar (checks/terminal.py ``progress_bar``): no other module of recmem builds
+    a ``rich.progress.Progress`` or imports its columns."""
+    builders = []
+    for folder in ("checks", "numerics", "theory", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == ROOT / "checks" / "terminal.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            if "rich.progress" in text or "Progress(" in text:
+                builders.append(str(path.relative_to(ROOT)))
+    assert not builders, f"progress displays built outside checks/terminal.py: {builders}"
+
+
+def test_the_progress_bar_counts_work_of_unknown_size() -> None:
+    from rich.console import Console
+
+    from recmem.checks.terminal import progress_bar
+
+    con = Console(width=80, record=True, color_system=None, force_terminal=True)
+    bar = progress_bar(True, con, count="simulations")
+    task = bar.add_task("memory query", total=None)
+    bar.advance(task, 7)
+    text = "".join(str(c.render(bar.tasks[0])) for c in bar.columns[1:3])
+    assert "memory query" in text and "7 simulations" in text
+
+
+def _ids() -> list[str]:
+    from recmem.checks.registry import all_claims
+
+    return list(all_claims())
+
+
+def _whole(text: str, claim_id: str) -> bool:
+    """``claim_id`` appears as a whole cell of a rendered table (not a prefix of a longer ID)."""
+    return any(f"│ {claim_id} " in line and (line.split("│")[1].strip() == claim_id)
+               for line in text.splitlines())
+
+
+def test_list_keeps_every_claim_id_whole_at_80_columns() -> None:
+    out = run_cli("list", env={"COLUMNS": "80"})
+    assert out.returncode == 0, out.stderr
+    assert max(cell_len(line) for line in out.stdout.splitlines()) <= 80
+    cut = [i for i in _ids() if not _whole(out.stdout, i)]
+    assert not cut, f"IDs not shown whole at 80 columns: {cut}"
+    assert "…" not in out.stdout
+
+
+@pytest.mark.parametrize("width", [80, 100, 140])
+def test_the_verify_table_keeps_every_claim_id_whole(width: int) -> None:
+    from rich.console import Console
+
+    from recmem.checks.cli import _verdict_table
+    from recmem.checks.report import ClaimResult, Report
+    from recmem.checks.verdict import Verdict
+
+    report = Report(meta={"backends": ["numpy"]}, complete=True)
+    report.claims = [ClaimResult(i, "t", "s", Verdict.CORROBORATED,
+                                 {"location": "§1 eq. (2), App. B Lemma 6 and its proof"}, [], {},
+                                 None, 1.0) for i in _ids()]
+    con = Console(width=width, record=True, color_system=None)
+    con.print(_verdict_table(report, con.width))
+    text = con.export_text()
+    assert max(cell_len(line) for line in text.splitlines()) <= width
+    assert [i for i in _ids() if not _whole(text, i)] == []
+
+
+@pytest.mark.parametrize("width", [80, 100, 140])
+def test_the_fuzz_table_keeps_every_claim_id_whole(width: int, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from recmem.checks.campaign import STATUS_NOT_TOLD_APART, ClaimCampaign
+    from recmem.checks.fuzz_cli import _print
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    control = {"refuted": True, "examples_to_first_counterexample": 4, "change": "c",
+               "examples": 5, "undecided": 0}
+    _print({k: ClaimCampaign(i, STATUS_NOT_TOLD_APART, examples=500, undecided=3, seconds=12.5,
+                             replayed=2, controls=[control]) for k, i in enumerate(_ids())})
+    text = capsys.readouterr().out
+    assert max(cell_len(line) for line in text.splitlines()) <= width
+    assert [i for i in _ids() if not _whole(text, i)] == []
+    assert text.count("500") == len(_ids()) and "…" not in text
+    assert text.count("│ survived,") == len(_ids())  # the status: it decides the exit status
+
+
+def _cuda_skipped_result(verdict: str = "CORROBORATED") -> Any:
+    from recmem.checks.report import ClaimResult
+    from recmem.checks.verdict import Evidence, Outcome, Verdict
+
+    evidence = [Evidence("x_k", "numeric", "numpy", Outcome.PASS, precision_bits=53),
+                Evidence("numeric", "numeric", "torch:cuda", Outcome.SKIPPED,
+                         message="CUDA is not available (torch.cuda.is_available() is False)")]
+    return ClaimResult("O.unroll", "t", "s", Verdict(verdict), {"location": "§2", "version": "v1"},
+                       evidence, {}, None, 1.0)
+
+
+def test_a_requested_backend_that_cannot_run_is_said_in_the_table_and_summary(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from recmem.checks.cli import _print_report
+    from recmem.checks.report import Report
+
+    monkeypatch.setenv("COLUMNS", "100")
+    report = Report(meta={"backends": ["numpy", "torch:cuda"]}, complete=True)
+    report.claims = [_cuda_skipped_result()]
+    _print_report(report)
+    out = capsys.readouterr().out
+    table, summary = out.split("summary:")
+    assert "not run: torch:cuda: CUDA is not available" in " ".join(table.split())
+    assert "not run: torch:cuda" in summary
+    assert "CORROBORATED" in table and "numpy" in table
+    report.meta.update(recmem="0", started="now", seed=0, conventions=[])
+    assert "Not run: `torch:cuda` (CUDA is not available" in report.to_markdown()
+    report.meta["backends"] = ["numpy"]  # nothing requested failed to run: nothing said
+    _print_report(report)
+    assert "not run" not in capsys.readouterr().out
+
+
+def test_show_history_lists_the_arithmetics_that_ran(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from recmem.checks import store
+
+    monkeypatch.setenv("COLUMNS", "120")
+    store.save(_cuda_skipped_result(), {"seed": 0, "precision": 256,
+                                        "backends": ["numpy", "torch:cuda"]})
+    assert main(["show", "O.unroll", "--history"]) == 0
+    out = capsys.readouterr().out
+    assert "numpy" in out and "torch:cuda" not in out
+
+
+def test_show_prints_the_bits_that_would_resolve_an_inconclusive_check(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from recmem.checks import store
+    from recmem.checks.report import ClaimResult
+    from recmem.checks.verdict import Evidence, Outcome, Verdict
+
+    evidence = [Evidence("x_k", "numeric", "numpy", Outcome.INCONCLUSIVE, precision_bits=53,
+                         needed_bits=90, residual="1e-3", tolerance="1e-5"),
+                Evidence("x_k", "numeric", "mpmath@64", Outcome.INCONCLUSIVE, precision_bits=64,
+                         needed_bits=90)]
+    store.save(ClaimResult("O.unroll", "t", "s", Verdict.INCONCLUSIVE, {"location": "§2"},
+                           evidence, {}, None, 1.0), {"seed": 0, "backends": ["numpy"]})
+    assert main(["show", "O.unroll"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "to resolve: numpy, mpmath@64 cannot resolve it: about 90 bits would" in out
+    assert "--backend mpmath@90" in out
+    assert "needed_bits=90" in out and "precision_bits=53" in out

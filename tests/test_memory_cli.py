@@ -171,7 +171,7 @@ def test_module_function_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     (["exp:0.9", "--tail", "1"], "--tail"),
     (["exp:0.9", "--tail", "-0.1"], "--tail"),
     # files: a directory, a zip that is not an npz, a bad array, a bad activation
-    (["{tmp}/dir.npz"], "no such file"),
+    (["{tmp}/dir.npz"], "is a folder"),
     (["{tmp}/notnpy.npz"], "{tmp}/notnpy.npz"),
     (["{tmp}/shape.npz"], "shapes"),
     (["{tmp}/act.npz"], "activation"),

@@ -23,6 +23,7 @@ FAKE_MODULE = "recmem_fake_experiment"
 FAKE = textwrap.dedent('''
     """A stand-in experiment (tests only): fits y = 2x with Adam, checkpointed every epoch."""
     import os
+    import signal
     import time
 
     import torch
@@ -31,9 +32,25 @@ FAKE = textwrap.dedent('''
     from recmem.numerics.training import fit
 
 
-    def run(ctx):
+    def load(ctx):
         if os.environ.get("FAKE_BAD_DATA"):
             raise ReproduceUsageError("--data x: bad magic number 0x1234")
+        return None if ctx.data is None else ctx.data.name
+
+
+    class KilledWhileSaving:
+        """A figure whose saving is cut by kill -9 (the temporary file exists, empty)."""
+
+        def savefig(self, path, **kw):
+            open(path, "wb").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+    def run(ctx):
+        ctx.load_data()
+        name = os.environ.get("FAKE_PREFIX", "loss")
+        if os.environ.get("FAKE_KILL_FIGURE"):
+            ctx.save_figure(KilledWhileSaving(), f"{name}.png")
         g = ctx.torch_generator("data")
         x = torch.randn(256, 1, generator=g, dtype=torch.float64)
         y = 2 * x
@@ -51,13 +68,15 @@ FAKE = textwrap.dedent('''
         ctx.measure("resumed_at", hist.resumed_at)
         slope = float(model.weight.detach())
         ctx.measure("slope", slope)
-        ctx.write_csv("loss.csv", [{"epoch": i + 1, "val": v} for i, v in enumerate(hist.val)])
+        ctx.write_csv(f"{name}.csv", [{"epoch": i + 1, "val": v} for i, v in enumerate(hist.val)])
+        if os.environ.get("FAKE_LATE_BAD"):
+            raise ReproduceUsageError("a fault found late, after files were written")
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots()
         ax.semilogy(hist.val)
-        ctx.save_figure(fig, "loss.png")
+        ctx.save_figure(fig, f"{name}.png")
         agree = abs(slope - 2) < float(os.environ.get("FAKE_TOL", "0.1"))
         ctx.finding("Fig. 0", "slope", round(slope, 4), 2, "agrees" if agree else "disagrees",
                     f"fitted slope {slope:.4f} against 2")
@@ -66,7 +85,7 @@ FAKE = textwrap.dedent('''
     EXPERIMENT = Experiment(
         name="T-fake", title="a stand-in", source="tests", run=run,
         settings={"ci": {"epochs": 12}, "paper": {"epochs": 40}},
-        choices={"batch": "32, fixed"}, data_help="anything")
+        choices={"batch": "32, fixed"}, data_help="anything", load_data=load)
 ''')
 
 
@@ -79,7 +98,8 @@ def fake(tmp_path_factory: pytest.TempPathFactory,
     env = {"PYTHONPATH": os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH"))
                                          if p),
            "RECMEM_EXPERIMENTS": FAKE_MODULE, "MPLBACKEND": "Agg"}
-    for var in ("FAKE_SLEEP", "FAKE_TOL", "FAKE_BAD_DATA"):
+    for var in ("FAKE_SLEEP", "FAKE_TOL", "FAKE_BAD_DATA", "FAKE_PREFIX", "FAKE_KILL_FIGURE",
+                "FAKE_LATE_BAD"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.syspath_prepend(str(folder))
     for var in ("RECMEM_EXPERIMENTS", "MPLBACKEND"):
@@ -198,3 +218,123 @@ def test_an_interrupted_run_continues_from_its_checkpoint(fake: dict[str, str],
     assert s["complete"] is True and s["measured"]["resumed_at"] > 0  # type: ignore[index]
     assert s["measured"]["slope"] == w["measured"]["slope"]  # type: ignore[index]
     assert (out / "loss.csv").read_text() == (whole / "loss.csv").read_text()
+
+
+# ---- no stray files, no lost files (issue 20) ------------------------------------------------------
+
+def test_bad_data_is_refused_before_anything_is_written(fake: dict[str, str], tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bad --data (the experiment's own reading of it) leaves no folder and no run.json, so the
+    corrected command into the same folder simply runs."""
+    out, data = tmp_path / "run", tmp_path / "data.bin"
+    data.write_bytes(b"\x00\x01")
+    monkeypatch.setenv("FAKE_BAD_DATA", "1")
+    assert "bad magic" in one_error_line(run_main(capsys, "reproduce", "T-fake", "--out", str(out),
+                                                  "--data", str(data)))
+    assert not out.exists()
+    monkeypatch.delenv("FAKE_BAD_DATA")
+    r = run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--data", str(data), "--quiet")
+    assert r.returncode == 0, r.stderr
+
+
+def test_paper_scale_without_data_writes_nothing(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mnist"
+    line = one_error_line(run_main(capsys, "reproduce", "O-mnist", "--scale", "paper", "--out",
+                                   str(out), "--device", "cpu"))
+    assert "--data" in line
+    assert not out.exists()
+
+
+def test_a_fault_found_late_leaves_nothing_in_a_new_folder(fake: dict[str, str], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_LATE_BAD", "1")
+    out = tmp_path / "run"
+    assert "found late" in one_error_line(run_main(capsys, "reproduce", "T-fake", "--out", str(out),
+                                                   "--quiet"))
+    assert not out.exists()
+
+
+def test_a_folder_of_other_settings_is_refused_naming_what_differs(
+        fake: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run"
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--quiet").returncode == 0
+    line = one_error_line(run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--seed", "1"))
+    assert "seed: 0 there, 1 here" in line
+    line = one_error_line(run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--scale",
+                                   "paper"))
+    assert "scale: ci there, paper here" in line and "setting epochs: 12 there, 40 here" in line
+    monkeypatch.setattr("recmem.checks.cli._version", lambda: "0.0.0-other")
+    line = one_error_line(run_main(capsys, "reproduce", "T-fake", "--out", str(out)))
+    assert "recmem version:" in line and "0.0.0-other here" in line
+
+
+def test_the_data_is_fingerprinted_by_content(fake: dict[str, str], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The same bytes at another path continue the run; other bytes at the same path do not."""
+    out, data, copy = tmp_path / "run", tmp_path / "a.bin", tmp_path / "copy.bin"
+    data.write_bytes(b"first")
+    copy.write_bytes(b"first")
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--data", str(data),
+                    "--quiet").returncode == 0
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--data", str(copy),
+                    "--quiet").returncode == 0
+    data.write_bytes(b"other")
+    line = one_error_line(run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--data",
+                                   str(data)))
+    assert "--data: data sha256" in line and "there" in line
+    assert "other settings" in one_error_line(run_main(capsys, "reproduce", "T-fake", "--out",
+                                                       str(out)))  # no data: embedded there
+
+
+def test_fresh_removes_the_earlier_runs_files_and_only_those(
+        fake: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run"
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--quiet").returncode == 0
+    (out / "notes.txt").write_text("mine")
+    (out / "checkpoints" / "mine.txt").write_text("mine too")
+    monkeypatch.setenv("FAKE_PREFIX", "other")
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--seed", "1", "--fresh",
+                    "--quiet").returncode == 0
+    left = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert left == ["checkpoints/mine.txt", "checkpoints/model.pt", "notes.txt", "other.csv",
+                    "other.png", "run.json", "summary.json"]
+    assert _summary(out)["seed"] == 1 and _summary(out)["files"] == ["other.csv", "other.png"]
+
+
+def test_a_kill_during_a_figure_write_leaves_no_temp_file_after_the_resumed_run(
+        fake: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    killed = run_cli("reproduce", "T-fake", "--out", str(out), env={**fake, "FAKE_KILL_FIGURE": "1"})
+    assert killed.returncode == -9
+    assert [p.name for p in out.glob(".loss.png.*")], "the kill left no temporary file to clean"
+    r = run_cli("reproduce", "T-fake", "--out", str(out), "--quiet", env=fake)
+    assert r.returncode == 0, r.stderr
+    assert [p for p in out.rglob(".*")] == []
+
+
+def test_help_says_seconds_where_it_means_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_main(capsys, "reproduce", "--help")
+    assert r.returncode == 0
+    assert "minutes" not in r.stdout and "seconds to a minute" in " ".join(r.stdout.split())
+
+
+def test_every_file_of_a_run_has_the_umasks_mode(fake: dict[str, str], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """CSV, PNG, summary.json, run.json and the checkpoint alike: 0666 less the umask (PNGs were
+    written 0600)."""
+    out = tmp_path / "run"
+    old = os.umask(0o027)
+    try:
+        r = run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--quiet")
+    finally:
+        os.umask(old)
+    assert r.returncode == 0, r.stderr
+    modes = {p.relative_to(out).as_posix(): oct(p.stat().st_mode & 0o777)
+             for p in out.rglob("*") if p.is_file()}
+    assert modes == dict.fromkeys(["checkpoints/model.pt", "loss.csv", "loss.png", "run.json",
+                                   "summary.json"], oct(0o640))

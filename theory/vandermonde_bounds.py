@@ -154,11 +154,12 @@ def _mp_fraction(x: Any) -> Fraction | float:
     """The exact value of an mpmath real of any context (inf and nan as floats)."""
     from mpmath import libmp
 
+    from recmem.numerics.certified import mpf_to_fraction
+
     raw = x._mpf_
     if raw in (libmp.finf, libmp.fninf, libmp.fnan):
         return float(libmp.to_float(raw))
-    p, q = libmp.to_rational(raw)
-    return Fraction(int(p), int(q))
+    return mpf_to_fraction(x)
 
 
 def _is_mpf(x: Any) -> bool:

@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +37,8 @@ class ReproduceUsageError(ValueError):
 class Experiment:
     """One reproduction: a paper's figure(s) or table, with its settings at each scale.
 
-    ``settings[scale]`` holds every number the run uses at that scale (``ci``: a few minutes on 2
-    CPU cores at most, exercised by the test suite; ``paper``: the paper's own settings, meant for a
+    ``settings[scale]`` holds every number the run uses at that scale (``ci``: seconds to a minute
+    on 2 CPU cores, exercised by the test suite; ``paper``: the paper's own settings, meant for a
     GPU). ``choices`` records what the paper leaves open and how recmem chose it; both go into
     ``summary.json``. ``run`` does the work through a :class:`RunContext`.
     """
@@ -51,6 +50,10 @@ class Experiment:
     run: Callable[[RunContext], None]
     choices: Mapping[str, str] = field(default_factory=dict)
     data_help: str | None = None  # what --data reads, or None when the experiment reads no data
+    # reads and checks the run's data (--data or the embedded default), raising
+    # ReproduceUsageError for bad data; the CLI calls it (RunContext.load_data) before it writes
+    # anything, so a refused run leaves no file behind
+    load_data: Callable[[RunContext], Any] | None = None
 
     def __post_init__(self) -> None:
         missing = [s for s in SCALES if s not in self.settings]
@@ -96,13 +99,67 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def fingerprint(experiment: str, scale: str, settings: Mapping[str, Any], seed: int,
-                data: str | None) -> str:
-    """A short digest of everything a result depends on (the device excluded: a run interrupted
-    on a GPU may continue on the CPU)."""
-    text = json.dumps({"experiment": experiment, "scale": scale, "settings": _jsonable(settings),
-                       "seed": seed, "data": data}, sort_keys=True)
+def data_digest(path: Path, skip: Path | None = None) -> str:
+    """SHA-256 of the content of ``path``: a file's bytes, or, for a folder, the relative names,
+    sizes and contents of its regular files (hidden ones and those under ``skip``, the run's own
+    output folder, left out). A copy of the same data elsewhere has the same digest; any change
+    of content changes it."""
+    def file_hash(p: Path) -> str:
+        h = hashlib.sha256()
+        with open(p, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        return h.hexdigest()
+
+    if not path.is_dir():
+        return file_hash(path)
+    skipped = None if skip is None else skip.resolve()
+    total = hashlib.sha256()
+    for p in sorted(path.rglob("*")):
+        rel = p.relative_to(path)
+        if any(part.startswith(".") for part in rel.parts) or not p.is_file():
+            continue
+        if skipped is not None and p.resolve().is_relative_to(skipped):
+            continue
+        total.update(f"{rel.as_posix()}\0{p.stat().st_size}\0{file_hash(p)}\n".encode())
+    return total.hexdigest()
+
+
+def identity(experiment: str, scale: str, settings: Mapping[str, Any], seed: int,
+             data_sha256: str | None, version: str) -> dict[str, Any]:
+    """Everything a run's results depend on, as recorded in ``run.json``: a folder is continued
+    only by a command with the same identity (the device excluded: a run interrupted on a GPU may
+    continue on the CPU; the data by content, not by path)."""
+    return {"experiment": experiment, "scale": scale, "seed": seed,
+            "settings": _jsonable(dict(settings)), "data_sha256": data_sha256, "recmem": version}
+
+
+def fingerprint(ident: Mapping[str, Any]) -> str:
+    """A short digest of an :func:`identity`."""
+    text = json.dumps(_jsonable(dict(ident)), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def differences(before: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """What differs between two identities, each as "NAME: BEFORE there, NOW here" (settings one
+    by one)."""
+    def show(key: str, value: Any) -> str:
+        if key == "data_sha256":
+            return "the embedded data" if value is None else f"data sha256 {str(value)[:12]}…"
+        return "(not recorded)" if value is None else str(value)
+
+    out: list[str] = []
+    for key in ("experiment", "scale", "seed", "settings", "data_sha256", "recmem"):
+        a, b = before.get(key), now.get(key)
+        if a == b:
+            continue
+        if key == "settings" and isinstance(a, dict) and isinstance(b, dict):
+            out += [f"setting {k}: {a.get(k, '(none)')} there, {b.get(k, '(none)')} here"
+                    for k in sorted(set(a) | set(b), key=str) if a.get(k) != b.get(k)]
+            continue
+        name = {"data_sha256": "--data", "recmem": "recmem version"}.get(key, key)
+        out.append(f"{name}: {show(key, a)} there, {show(key, b)} here")
+    return out
 
 
 class Checkpoint:
@@ -131,15 +188,10 @@ class Checkpoint:
         """Replace the checkpoint by ``state`` atomically."""
         import torch
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-        os.close(fd)
-        try:
+        from recmem.checks.outputs import atomic_path
+
+        with atomic_path(self.path) as tmp:
             torch.save(state, tmp)
-            os.replace(tmp, self.path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
 
 
 class Results:
@@ -209,9 +261,22 @@ class RunContext:
     choices: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     log: Callable[[str], None] = field(default=lambda line: _stderr_line(line))
+    # told each file's name (relative to out) before it is first written: the CLI keeps the list
+    # in run.json, so that --fresh removes exactly the files recmem wrote
+    record: Callable[[str], None] = field(default=lambda name: None)
+    _data: Any = field(default=None, init=False, repr=False)
+    _data_loaded: bool = field(default=False, init=False, repr=False)
 
     def __getitem__(self, name: str) -> Any:
         return self.settings[name]
+
+    def load_data(self) -> Any:
+        """The run's data from the experiment's ``load_data`` (read once; None when it has none);
+        ReproduceUsageError for bad data."""
+        if not self._data_loaded and self.experiment.load_data is not None:
+            self._data = self.experiment.load_data(self)
+            self._data_loaded = True
+        return self._data
 
     # ---- what the run reports ----------------------------------------------------------------
     def finding(self, figure: str, quantity: str, measured: Any, paper: Any,
@@ -233,6 +298,7 @@ class RunContext:
     # ---- files -------------------------------------------------------------------------------
     def path(self, name: str) -> Path:
         """``OUT/name`` (its folder created)."""
+        self.record(name)
         p = self.out / name
         p.parent.mkdir(parents=True, exist_ok=True)
         return p
@@ -257,19 +323,17 @@ class RunContext:
         return p
 
     def save_figure(self, fig: Any, name: str) -> Path:
-        """Save a matplotlib figure to ``OUT/name`` (PNG) through a temporary file and close it."""
+        """Save a matplotlib figure to ``OUT/name`` (PNG) atomically
+        (:func:`recmem.checks.outputs.write_figure`) and close it."""
         import matplotlib.pyplot as plt
 
+        from recmem.checks.outputs import write_figure
+
         p = self.path(name)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.stem}.", suffix=".png")
-        os.close(fd)
         try:
-            fig.savefig(tmp, dpi=110, format="png", bbox_inches="tight")
-            os.replace(tmp, p)
+            write_figure(fig, p, format="png", bbox_inches="tight")
         finally:
             plt.close(fig)
-            if os.path.exists(tmp):
-                os.unlink(tmp)
         self._file(name)
         return p
 
@@ -280,10 +344,12 @@ class RunContext:
     # ---- resumable state ---------------------------------------------------------------------
     def checkpoint(self, name: str) -> Checkpoint:
         """The training checkpoint ``name`` of this run (resumed by a re-run of the same command)."""
+        self.record(f"checkpoints/{name}.pt")
         return Checkpoint(self.out / "checkpoints" / f"{name}.pt")
 
     def results(self, name: str) -> Results:
         """The finished cells ``name`` of this run (skipped by a re-run of the same command)."""
+        self.record(f"results/{name}.jsonl")
         return Results(self.out / "results" / f"{name}.jsonl")
 
     # ---- progress ----------------------------------------------------------------------------
@@ -357,4 +423,4 @@ def _cell(value: Any) -> Any:
 
 
 __all__ = ["AGREEMENTS", "SCALES", "Checkpoint", "Experiment", "Finding", "ReproduceUsageError",
-           "Results", "RunContext", "fingerprint"]
+           "Results", "RunContext", "data_digest", "differences", "fingerprint", "identity"]

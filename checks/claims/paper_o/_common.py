@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from fractions import Fraction
 from typing import Any
 
-from recmem.checks.claim import Context, Param, at_least, in_unit_interval, parse_fraction
+from recmem.checks.claim import Context, Param, at_least, grows, in_unit_interval, parse_fraction
 from recmem.numerics import nodes as nd
+from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.certified import KappaBracket, kappa2, vandermonde_builder
 from recmem.numerics.linalg import power_matrix_builder
 
 
 def p_n(default: int, help: str = "number of nodes N (state size)") -> Param:
-    return Param("N", default, help, int, check=at_least(1))
+    # exact N×N Vandermonde entries λ^j of up to ~8N bytes each: 8N³ bytes
+    return Param("N", default, help, int, check=at_least(1), max=512, cost=grows(8, 3))
 
 
 def p_nodes(default: str = "ring") -> Param:
@@ -31,7 +34,8 @@ def p_rmax(default: Fraction = Fraction(1)) -> Param:
 
 
 def p_seed_offset() -> Param:
-    return Param("draw", 0, "which draw of the nodes (added to --seed)", int, check=at_least(0))
+    return Param("draw", 0, "which draw of the nodes (added to --seed)", int, check=at_least(0),
+                 max=2**32 - 1)  # like --seed
 
 
 def draw_nodes(ctx: Context, n: int | None = None) -> nd.Nodes:
@@ -80,6 +84,19 @@ def power_matrix_kappa(ctx: Context, nodes: nd.Nodes, powers: tuple[int, ...]) -
         wide = len(powers) > len(nodes)
         ctx.cache[key] = kappa2(power_matrix_builder(nodes, powers, transpose=wide))
     return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
+
+
+def small_matrices(backend: AbstractBackend) -> AbstractContextManager[None]:
+    """The scope of a point arithmetic's work on the claims' small matrices: one torch intra-op
+    thread on a CPU (:func:`recmem.numerics.training.one_cpu_thread`), a no-op for every other
+    arithmetic. The matrices are tens of rows: two threads only add synchronisation, which on
+    a loaded 2-core machine made a 64×64 complex product and SVD 10–15× slower in wall time and
+    3× in CPU time than one thread (measured)."""
+    if backend.spec.kind == "torch" and (backend.spec.device or "cpu") == "cpu":
+        from recmem.numerics.training import one_cpu_thread
+
+        return one_cpu_thread()
+    return nullcontext()
 
 
 def exact_values(values: Any) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from recmem.checks.claim import Context, Param, at_least
+from recmem.checks.claim import Context, Param, at_least, grows
 from recmem.checks.strategies import simple_gaussians, simple_rationals
 from recmem.numerics import nodes as nd
 from recmem.numerics.exact import QQi, to_mpc
@@ -24,7 +24,8 @@ KAPPA_BITS = 128
 
 def p_k(default: int, help: str) -> Param:
     """The time step / number of columns k; 0 is a sentinel where the claim says so."""
-    return Param("k", default, help, int, check=at_least(0))
+    # N ≤ 512 rows of k exact powers of up to ~8k bytes each
+    return Param("k", default, help, int, check=at_least(0), max=512, cost=grows(8 * 512, 2))
 
 
 def k_at_most_n(values: Mapping[str, Any]) -> str | None:

@@ -26,7 +26,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Context, Param, at_least
+from recmem.checks.claim import Context, Param, at_least, grows
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
 from recmem.numerics.certified import KappaBracket, exact_matrix_builder, kappa2
@@ -95,12 +95,13 @@ def p_length(default: int) -> Param:
     """Sequence length L (App. B: u ∈ ℝ^{M×L}); a power of two for the Haar basis (App. E.2)."""
     return Param("L", default, "sequence length L (a power of two: Haar basis)", int,
                  check=lambda v: None if v >= 1 and not v & (v - 1) else
-                 f"must be a power of two, got {v}")
+                 f"must be a power of two, got {v}", max=4096, cost=grows(64, 2))  # L×L exact Haar
 
 
 def p_count(default: int) -> Param:
     """Number P of basis functions (Assumption A; §3.2)."""
-    return Param("P", default, "number P of basis functions (sparsity)", int, check=at_least(1))
+    return Param("P", default, "number P of basis functions (sparsity)", int, check=at_least(1),
+                 max=1024, cost=grows(64 * 4096))  # P exact Haar functions of length L ≤ 4096
 
 
 def p_ks(default: str = "auto",
@@ -118,12 +119,14 @@ def p_exact_nodes(default: str = "ring") -> Param:
 
 def p_dims(default: int) -> Param:
     """Input dimension M (Prop. 7)."""
-    return Param("M", default, "input dimension M", int, check=at_least(1))
+    return Param("M", default, "input dimension M", int, check=at_least(1), max=64,
+                 cost=grows(8 * 512 * 512))  # M exact N×k blocks (N, k ≤ 512)
 
 
 def p_block(default: int) -> Param:
     """Nodes per input dimension R, N = RM + 1 (App. B, eq. 15)."""
-    return Param("R", default, "nodes per input dimension R (N = RM + 1)", int, check=at_least(1))
+    return Param("R", default, "nodes per input dimension R (N = RM + 1)", int, check=at_least(1),
+                 max=256, cost=grows(64, 3))  # exact V of N = RM + 1 ≈ 2R rows (M = 2): 8N³ bytes
 
 
 # ---- the exact problem -----------------------------------------------------------------------

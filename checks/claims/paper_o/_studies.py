@@ -24,10 +24,10 @@ from typing import Any, TypeVar
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Param, parse_fraction
+from recmem.checks.claim import Param, parse_fraction, parse_int
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
-from recmem.numerics.certified import KappaBracket
+from recmem.numerics.certified import KappaBracket, mpf_to_fraction
 from recmem.numerics.studies import Row, Study, summarize, trend_test
 from recmem.theory.conditioning_studies import StudyTrends
 
@@ -54,7 +54,7 @@ class Listed(tuple):
 
 def parse_ints(text: str) -> tuple[int, ...]:
     """'16,24,32' → (16, 24, 32)."""
-    vals = Listed(int(t) for t in str(text).replace(" ", "").split(",") if t)
+    vals = Listed(parse_int(t) for t in str(text).replace(" ", "").split(",") if t)
     if not vals:
         raise ValueError("empty list")
     return vals
@@ -68,9 +68,11 @@ def parse_fractions(text: str) -> tuple[Fraction, ...]:
     return vals
 
 
-def ints_param(name: str, default: tuple[int, ...], help: str, lo: int = 1) -> Param:
-    """A comma-separated list of integers ≥ lo."""
-    return Param(name, Listed(default), help, parse_ints,
+def ints_param(name: str, default: tuple[int, ...], help: str, lo: int = 1, max: int = 2048,
+               cost: Callable[[int], float] | None = None) -> Param:
+    """A comma-separated list of integers ≥ lo, each at most ``max`` (``cost``: the memory the
+    largest entry needs, see :class:`~recmem.checks.claim.Param`)."""
+    return Param(name, Listed(default), help, parse_ints, max=max, cost=cost,
                  check=lambda v: None if all(x >= lo for x in v) else f"entries must be ≥ {lo}")
 
 
@@ -252,24 +254,16 @@ def judged_points(backend: AbstractBackend, rows: Sequence[Row], check: str,
 
 
 def native_vandermonde(backend: AbstractBackend, nodes: Any, k: int) -> Any:
-    """``backend.vandermonde`` of exact nodes, in the backend's own precision.
-
-    numpy's ``np.vander`` multiplies by an integer-typed array and so promotes complex64 to
-    complex128: ``numpy:float32`` would then compute in float64 and be judged with a float32
-    tolerance. Its result is rounded back to the backend's type (one rounding per entry, within
-    the γ_L‖V‖_F the tolerances allow), so every later operation runs in float32.
-    """
-    v = backend.vandermonde(nodes.to(backend), k)
-    dtype = getattr(backend, "cdtype", None)
-    if dtype is not None and hasattr(v, "astype") and v.dtype != dtype:
-        v = v.astype(dtype)
-    return v
+    """``backend.vandermonde`` of exact nodes, in the backend's own precision (numpy's is
+    ``numerics.numpy_backend.vander``, recmem's one float builder: ``numpy:float32`` stays in
+    complex64, where ``np.vander`` would promote it to complex128 and so judge a float64
+    computation with a float32 tolerance)."""
+    return backend.vandermonde(nodes.to(backend), k)
 
 
-def to_fraction(x: mpmath.mpf) -> Fraction:
-    """A finite mpf exactly as a Fraction (its binary value), for exact comparisons."""
-    man, exp = mpmath.mpf(x).man_exp  # a property in mpmath (a method on flint arb)
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+# A finite mpf exactly as a Fraction, for exact comparisons: recmem's one exact conversion (sign
+# kept, inf/nan refused, an mpf of any context read bit for bit). The name is kept for the claims.
+to_fraction = mpf_to_fraction
 
 
 def kappa_of(svals: Sequence[mpmath.mpf], columns: int | None = None) -> mpmath.mpf:

@@ -15,7 +15,7 @@ from typing import Any
 
 import mpmath
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows_factorial
 from recmem.checks.claims.paper_o._common import (
     draw_nodes,
     leading_nodes,
@@ -160,7 +160,7 @@ CLAIMS = [
         uses=("O.vandermonde-form",),
         params=(p_n(24), p_nodes("ring"), p_rmin(), p_rmax(),
                 Param("n_max_symbolic", 8, "largest N of the symbolic polynomial identity", int,
-                      check=at_least(1))),
+                      check=at_least(1), max=9, cost=grows_factorial(1000))),  # Leibniz: N! terms
         symbolic=symbolic,
         numeric=numeric,
         strategy=strategy,

@@ -31,7 +31,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows, grows_factorial
 from recmem.checks.claims.paper_o._common import p_n, p_rmax, p_rmin, vandermonde_kappa
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
@@ -289,9 +289,10 @@ def _validate(statement: Invertible) -> Any:
 
 def _params() -> tuple[Param, ...]:
     return (p_n(16), p_rmin(Fraction(0)), p_rmax(),
-            Param("n_search", 6, "largest N in the counterexample search", int, check=at_least(1)),
+            Param("n_search", 6, "largest N in the counterexample search", int, check=at_least(1),
+                  max=64, cost=grows(8, 3)),
             Param("n_max_symbolic", 6, "largest N of the symbolic det identity (O.det)", int,
-                  check=at_least(1)))
+                  check=at_least(1), max=9, cost=grows_factorial(1000)))  # Leibniz: N! terms
 
 
 TOLERANCE = ("exact (SymPy, ℚ(i)); enclosure of det V_N excluding 0 (flint); "

@@ -23,7 +23,7 @@ import mpmath
 from hypothesis import strategies as st
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
 from recmem.checks.claims.paper_o._studies import (
     C_TOL,
     Listed,
@@ -382,11 +382,11 @@ CLAIMS = [
             Param("families", Listed(REAL_FAMILIES), "real node families in [−1, 1]: "
                   + ", ".join(REAL_FAMILIES), _parse_families),
             Param("draws", 1, "draws per (family, N) (only the random family varies)", int,
-                  check=at_least(1)),
+                  check=at_least(1), max=1000),
             Param("n_max_symbolic", 8, "largest n of the symbolic identity", int,
-                  check=at_least(2)),
+                  check=at_least(2), max=64, cost=grows(8, 3)),
             Param("hp_N", 16, "N at which mpmath recomputes κ₂ (its SVD is slow)", int,
-                  check=at_least(2)),
+                  check=at_least(2), max=256, cost=grows(1000, 2)),  # mpf entries, ~1 kB each
         ),
         symbolic=symbolic,
         numeric=numeric,

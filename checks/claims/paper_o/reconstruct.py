@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows, grows_factorial
 from recmem.checks.claims.paper_o._common import (
     draw_nodes,
     p_n,
@@ -193,9 +193,9 @@ CLAIMS = [
         params=(p_n(12), p_k(0, "columns k of V_k, 1 ≤ k ≤ N (0: k = N)"), p_nodes("ring"),
                 p_rmin(), p_rmax(), p_seed_offset(),
                 Param("n_max_symbolic", 6, "largest k of the symbolic determinant step", int,
-                      check=at_least(1)),
+                      check=at_least(1), max=9, cost=grows_factorial(1000)),  # k! terms
                 Param("n_max_exact", 16, "largest N whose own instance is checked exactly over "
-                      "ℚ(i)", int, check=at_least(0))),
+                      "ℚ(i)", int, check=at_least(0), max=512, cost=grows(8, 3))),
         validate=k_at_most_n,
         symbolic=symbolic,
         numeric=numeric,

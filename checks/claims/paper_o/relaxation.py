@@ -23,7 +23,7 @@ import mpmath
 from hypothesis import strategies as st
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
 from recmem.checks.claims.paper_o import _sparse as sp
 from recmem.checks.claims.paper_o._common import p_rmax, p_rmin
 from recmem.checks.numeric import identity_check
@@ -250,7 +250,7 @@ def holds(inst: dict[str, Any], ctx: Context) -> Instance:
 
 def _params() -> tuple[Param, ...]:
     return (Param("N", 8, "state size N of the eq. 31 check (N − 1 Vandermonde rows)", int,
-                  check=at_least(2)),
+                  check=at_least(2), max=512, cost=grows(8, 3)),
             sp.p_length(16), sp.p_count(4),
             sp.p_ks(auto="eq. 31: the first k with rank Ω_k = P, and L"),
             sp.p_exact_nodes(), p_rmin(), p_rmax())

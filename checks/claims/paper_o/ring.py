@@ -31,7 +31,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
 from recmem.checks.claims.paper_o._common import p_rmax, p_rmin
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
@@ -380,7 +380,7 @@ CLAIMS = [
                   f"or to {C_ROUND}·({OPS_PER_NODE} + |ν|)·u (points)",
         params=(p_rmin(Fraction(1, 2)), p_rmax(),
                 Param("samples", 2000, "number of exact draws (u₁, u₂)", int,
-                      check=at_least(2))),
+                      check=at_least(2), max=10**6, cost=grows(1000))),  # ~1 kB a draw
         symbolic=symbolic,
         numeric=numeric,
         strategy=strategy,

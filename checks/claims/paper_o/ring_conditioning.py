@@ -30,8 +30,8 @@ from typing import Any
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import p_rmax
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
+from recmem.checks.claims.paper_o._common import p_rmax, small_matrices
 from recmem.checks.claims.paper_o._studies import (
     SEARCH_L,
     SEARCH_SEEDS,
@@ -52,6 +52,7 @@ from recmem.checks.claims.paper_o._studies import (
 from recmem.checks.numeric import skipped
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.exact import QQi, to_mpc
 from recmem.numerics.nodes import uniform_draws
 from recmem.numerics.studies import Row, Study, ring_study
@@ -103,8 +104,7 @@ def _reconstruct(b: AbstractBackend, r: Row) -> tuple[Any, list[QQi]]:
 
 def _rel_error(b: AbstractBackend, uhat: Any, u: list[QQi]) -> mpmath.mpf:
     """‖û − u‖₂/‖u‖₂ against the exact u (evaluated with a few guard bits)."""
-    ctx = mpmath.MPContext()
-    ctx.prec = max(b.precision_bits + 16, 64)
+    ctx = fixed_context(max(b.precision_bits + 16, 64))
     m = b.to_mp(uhat, ctx)
     num = ctx.fsum(abs(m[i, 0] - to_mpc(q, ctx)) ** 2 for i, q in enumerate(u))
     den = ctx.fsum(abs(to_mpc(q, ctx)) ** 2 for q in u)
@@ -164,7 +164,7 @@ def _recompute(backend: AbstractBackend, rows: list[Row]) -> list[tuple[Any, Any
     error of V_L⁺x_L: one (κ̂, error or None) per row."""
     out = []
     for r in rows:
-        with backend.activate():
+        with backend.activate(), small_matrices(backend):
             v = native_vandermonde(backend, r["nodes"], int(r["k"]))
             k_hat = kappa_of(backend.svdvals(v), columns=int(r["k"]))
             err = (_rel_error(backend, *_reconstruct(backend, r))
@@ -297,15 +297,16 @@ CLAIMS = [
         uses=("O.ring", "O.reconstruct"),
         params=(
             Param("L", 16, "sequence length L (columns of V_L); paper: 784 (MNIST)", int,
-                  check=at_least(1)),
-            ints_param("Ns", (16, 24, 32, 48), "state sizes N (cells with N < L are dropped)"),
+                  check=at_least(1), max=8192, cost=grows(16 * 2048 * 3)),  # N × L complex, N ≤ 2048
+            ints_param("Ns", (16, 24, 32, 48), "state sizes N (cells with N < L are dropped)",
+                       max=2048, cost=grows(16 * 8192 * 3)),
             radii_param("r_mins", (Fraction(0), Fraction(1, 2), Fraction(9, 10),
                                    Fraction(99, 100)), "inner radii r_min of T(r_min, r_max)"),
             p_rmax(),
             Param("draws", 6, "independent node draws per (N, r_min) cell (pinned seeds)", int,
-                  check=at_least(1)),
+                  check=at_least(1), max=1000),
             Param("hp_points", 2, "points at which mpmath recomputes (its SVD is slow)", int,
-                  check=at_least(0)),
+                  check=at_least(0), max=64),
         ),
         numeric=numeric,
         strategy=strategy,

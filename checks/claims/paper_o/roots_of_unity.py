@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
 from recmem.checks.claims.paper_o._common import p_n
 from recmem.checks.claims.paper_o._recurrence import k_at_most_n, p_k, resolve_k
 from recmem.checks.search import Instance
@@ -200,7 +200,7 @@ CLAIMS = [
         params=(p_n(16, "N (the nodes are the N-th roots of unity)"),
                 p_k(0, "columns k of V_k, 1 ≤ k ≤ N (0: k = N); for k > N κ₂ = ∞"),
                 Param("n_max_symbolic", 16, "largest N of the exact check for every k ≤ N", int,
-                      check=at_least(1))),
+                      check=at_least(1), max=512, cost=grows(8, 3))),
         validate=k_at_most_n,
         symbolic=symbolic,
         numeric=numeric,

@@ -28,8 +28,8 @@ from typing import Any
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
-from recmem.checks.claims.paper_o._common import p_rmax
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
+from recmem.checks.claims.paper_o._common import p_rmax, small_matrices
 from recmem.checks.claims.paper_o._studies import (
     C_TOL,
     SEARCH_SEEDS,
@@ -103,7 +103,7 @@ def _recompute(backend: AbstractBackend, ctx: Context, gram: str,
     out = []
     for r in rows:
         p = int(r["P"])
-        with b.activate():
+        with b.activate(), small_matrices(b):
             if p not in psi_native:
                 psi_native[p] = b.matrix(r["psi"])
             om = b.matmul(native_vandermonde(b, r["nodes"], int(ctx["L"])), psi_native[p])
@@ -244,16 +244,18 @@ def _validate(values: Mapping[str, Any]) -> str | None:
 def _params() -> tuple[Param, ...]:
     return (
         Param("L", 64, f"sequence length L (power of two: Haar basis); paper: {PAPER_L}", int,
-              check=_power_of_two),
-        ints_param("Ns", (24, 40, 64), "state sizes N (cells with N ≤ P + 1 are dropped)"),
-        ints_param("Ps", (4, 8, 16), "numbers P of Haar functions"),
+              check=_power_of_two, max=8192, cost=grows(16 * 2048 * 3)),  # N × L complex
+        ints_param("Ns", (24, 40, 64), "state sizes N (cells with N ≤ P + 1 are dropped)",
+                   max=2048, cost=grows(16 * 8192 * 3)),
+        ints_param("Ps", (4, 8, 16), "numbers P of Haar functions", max=1024,
+                   cost=grows(8 * 8192)),
         radii_param("r_mins", (Fraction(0), Fraction(9, 10), Fraction(99, 100)),
                     "inner radii r_min of T(r_min, r_max)"),
         p_rmax(),
         Param("draws", 4, "independent node draws per (N, P, r_min) cell (pinned seeds)", int,
-              check=at_least(1)),
+              check=at_least(1), max=1000),
         Param("hp_points", 2, "points at which mpmath recomputes κ₂ (its SVD is slow)", int,
-              check=at_least(0)),
+              check=at_least(0), max=64),
     )
 
 

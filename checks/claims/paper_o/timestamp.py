@@ -29,7 +29,7 @@ from typing import Any
 
 import mpmath
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, parse_fraction
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows, parse_fraction
 from recmem.checks.search import Instance
 from recmem.checks.strategies import disk
 from recmem.checks.verdict import Evidence, Outcome, from_proof
@@ -346,9 +346,10 @@ def _params(steps: int) -> tuple[Param, ...]:
     return (Param("lambda0_re", DEFAULT_RE, "real part of λ₀ (exact rational)", parse_fraction),
             Param("lambda0_im", DEFAULT_IM, "imaginary part of λ₀ (exact rational)",
                   parse_fraction),
-            Param("L", steps, "largest step k checked numerically", int, check=at_least(1)),
+            Param("L", steps, "largest step k checked numerically", int, check=at_least(1),
+                  max=10**6, cost=grows(1000)),  # one mpc power of λ₀ (~1 kB) a step
             Param("k_search", 64, "largest k in the counterexample search", int,
-                  check=at_least(1)))
+                  check=at_least(1), max=4096, cost=grows(8, 2)))  # exact λ^k of ~8k bytes, k of them
 
 
 CLAIMS = [

@@ -22,6 +22,10 @@ certified refutation) when the lower bound is above it, INCONCLUSIVE otherwise. 
 baseline do not depend on the statement: they are computed once per run and shared with the
 controls (``ctx.shared``); each statement's readout is trained once per (features, readout) pair
 (the near control reuses the no-memory control's models: it differs from it only in the factor).
+The replicates' models train together, one stack per (features, readout)
+(recmem.numerics.lotka_volterra.train_readouts: each model exactly as it would train alone — its
+own data, initialisation, batches and gradient — in one step per batch for all; the per-epoch
+validation losses, which nothing here reads, are not computed).
 
 Counterexample search (``strategy``/``holds``): a small grid of designs (replicate draws at the
 claim's amplitude and sizes; other amplitudes by ``--param amplitude``), each judged by one
@@ -45,7 +49,16 @@ from typing import Any
 
 import numpy as np
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, by_arithmetic, parse_fraction
+from recmem.checks.claim import (
+    Claim,
+    Context,
+    Param,
+    Provenance,
+    at_least,
+    by_arithmetic,
+    grows,
+    parse_fraction,
+)
 from recmem.checks.oracle_evidence import not_judged
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
@@ -105,39 +118,48 @@ class Pair:
         return float(self.readout.mean() / self.baseline.mean())
 
 
-def _pair(ctx: Context, size: Any, data_seed: int, device: str, dtype: Any) -> Pair:
-    """Train the statement's readout and the baseline on the draw of the task seeded by
-    ``data_seed`` (the draw and the baseline do not depend on the statement: kept in
-    ``ctx.shared`` for its controls; the statement's own readout too, keyed by the two fields it
-    depends on, so that the numeric side and the search share it, and so do statements that
-    differ only in the factor)."""
-    from recmem.numerics.lotka_volterra import make_task, train_readout
+def _pairs(ctx: Context, size: Any, data_seeds: list[int], device: str, dtype: Any) -> list[Pair]:
+    """Train the statement's readout and the baseline on the draws of the task seeded by
+    ``data_seeds`` (the draws and the baselines do not depend on the statement: kept in
+    ``ctx.shared`` for its controls; the statement's own readouts too, keyed by the two fields
+    they depend on, so that the numeric side and the search share them, and so do statements
+    that differ only in the factor). The models not yet trained train together, one stack per
+    (features, readout) (:func:`recmem.numerics.lotka_volterra.train_readouts`: each model as it
+    would alone, its own data, initialisation and batches; one step for all)."""
+    from recmem.numerics.lotka_volterra import make_task, train_readouts
 
     law = ctx.law(Universality)
     threads = 1 if device == "cpu" else None
     t0 = time.perf_counter()
-    dkey = ("O.universality", data_seed, size, law.r_min, law.r_max, device, str(dtype))
-    if dkey not in ctx.shared:
-        # strict=False: a disagreement of the recurrence's routes is reported by _torch (ERROR)
-        ctx.shared[dkey] = make_task(size, np.random.default_rng([data_seed, _DATA]),
-                                     _stream(data_seed, _RNN), law.r_min, law.r_max, device, dtype,
-                                     strict=False)
-    data = ctx.shared[dkey]
-    bkey = (*dkey, "baseline")
-    if bkey not in ctx.shared:
-        ctx.shared[bkey] = train_readout(data, *BASELINE, _stream(data_seed, _INIT_BASELINE),
-                                         threads=threads)
+    dkeys = [("O.universality", seed, size, law.r_min, law.r_max, device, str(dtype))
+             for seed in data_seeds]
+    for seed, dkey in zip(data_seeds, dkeys, strict=True):
+        if dkey not in ctx.shared:
+            # strict=False: a disagreement of the recurrence's routes is reported by _torch (ERROR)
+            ctx.shared[dkey] = make_task(size, np.random.default_rng([seed, _DATA]),
+                                         _stream(seed, _RNN), law.r_min, law.r_max, device, dtype,
+                                         strict=False)
+
+    def trained(suffix: tuple[str, ...], features: str, readout: str, stream: int) -> list[Any]:
+        keys = [(*dkey, *suffix) for dkey in dkeys]
+        todo = [i for i, key in enumerate(keys) if key not in ctx.shared]
+        scores = train_readouts([ctx.shared[dkeys[i]] for i in todo], features, readout,
+                                [_stream(data_seeds[i], stream) for i in todo], threads=threads)
+        for i, score in zip(todo, scores, strict=True):
+            ctx.shared[keys[i]] = score
+        return [ctx.shared[key] for key in keys]
+
+    base = trained(("baseline",), BASELINE[0], BASELINE[1], _INIT_BASELINE)
     # the readout depends on the statement only through (features, readout), both in the key
     # (its initialisation stream is a function of the draw): a control that changes only the
     # factor — the near control — is judged on the same trained models, retraining nothing
-    mkey = (*dkey, law.features, law.readout)
-    if mkey not in ctx.shared:
-        ctx.shared[mkey] = train_readout(data, law.features, law.readout,
-                                         _stream(data_seed, _INIT_READOUT), threads=threads)
-    mine, base = ctx.shared[mkey], ctx.shared[bkey]
-    return Pair(mine.per_trajectory, base.per_trajectory, time.perf_counter() - t0,
-                (mine.loss_check(f"readout ({law.features}, {law.readout})"),
-                 base.loss_check(f"baseline ({', '.join(BASELINE)})")), tuple(data.route_checks))
+    mine = trained((law.features, law.readout), law.features, law.readout, _INIT_READOUT)
+    seconds = (time.perf_counter() - t0) / max(1, len(data_seeds))
+    return [Pair(m.per_trajectory, b.per_trajectory, seconds,
+                 (m.loss_check(f"readout ({law.features}, {law.readout})"),
+                  b.loss_check(f"baseline ({', '.join(BASELINE)})")),
+                 tuple(ctx.shared[dkey].route_checks))
+            for m, b, dkey in zip(mine, base, dkeys, strict=True)]
 
 
 def t_bounds(values: np.ndarray, alpha: float) -> tuple[float, float, float]:
@@ -160,9 +182,8 @@ def _torch(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     device, dtype = _device_dtype(backend)
     size = _size(ctx)
     t0 = time.perf_counter()
-    pairs = []
-    for r in range(int(ctx["replicates"])):
-        pairs.append(_pair(ctx, size, _stream(ctx.seed, r), device, dtype))
+    pairs = _pairs(ctx, size, [_stream(ctx.seed, r) for r in range(int(ctx["replicates"]))],
+                   device, dtype)
     logs = np.log([p.ratio for p in pairs])
     mean, lower, upper = t_bounds(logs, ALPHA)
     threshold = law.log_threshold
@@ -278,7 +299,11 @@ def holds(design: Design, ctx: Context) -> Any:
 
     law = ctx.law(Universality)
     size = _size(ctx, design.nodes, design.amplitude)
-    pair = _pair(ctx, size, _stream(ctx.seed, design.draw), "cpu", torch.float64)
+    # the designs of the grid train together (the first replicates of the numeric side, which
+    # reuses them when it runs on torch:cpu in float64, and vice versa)
+    draws = sorted({design.draw, *range(SEARCH_DRAWS)})
+    pairs = _pairs(ctx, size, [_stream(ctx.seed, d) for d in draws], "cpu", torch.float64)
+    pair = pairs[draws.index(design.draw)]
     d = float(law.factor) * pair.readout - pair.baseline
     upper = t_bounds(d, ALPHA)[2]
     lower = t_bounds(d, search_level(ALPHA))[1]
@@ -329,26 +354,31 @@ CLAIMS = [
                   "design (α for True, α/500 for False)",
         uses=("O.ring", "O.timestamp"),
         params=(
+            # float64 states: trajectories × L × N × 8 bytes (×2: features and gradients), each
+            # estimated at the other parameters' defaults (the claim's cost bounds them jointly)
             Param("L", 256, "sequence length (Euler steps of 0.0075); paper: 2048", int,
-                  check=at_least(2)),
+                  check=at_least(2), max=4096, cost=grows(16 * 64 * 64)),
             Param("trajectories", 64, "input-output trajectories, 70 % train; paper: 1024", int,
-                  check=at_least(4)),
+                  check=at_least(4), max=2048, cost=grows(16 * 256 * 64)),
             Param("N", 64, "RNN state size (timestamp node + N − 1 input nodes); paper: 128", int,
-                  check=at_least(2)),
+                  check=at_least(2), max=1024, cost=grows(16 * 64 * 256)),
             Param("hidden", 64, "MLP width (2 hidden layers); paper: 512", int,
-                  check=at_least(1)),
+                  check=at_least(1), max=4096, cost=grows(8 * 4, 2)),  # h² weights, grads, Adam
             Param("amplitude", Fraction(3, 10), "inputs α₁cos + α₂sin with |α_i| ≤ amplitude "
                   "(keep trajectories positive: ≤ 2/5 at L = 256, 1/10 at 512, 1/20 at 2048)",
                   parse_fraction, check=lambda v: None if v > 0 else "must be > 0"),
-            Param("epochs", 40, "Adam epochs of the MLP", int, check=at_least(1)),
+            Param("epochs", 40, "Adam epochs of the MLP", int, check=at_least(1), max=10**4),
             Param("batch", 256, "Adam batch (rows = trajectory positions; ≥ 8: smaller ones make "
-                  "an epoch thousands of steps)", int, check=at_least(8)),
+                  "an epoch thousands of steps)", int, check=at_least(8), max=65536,
+                  cost=grows(8 * 512 * 4)),  # activations of a batch (at the paper's width 512)
             Param("lr", Fraction(1, 200), "Adam learning rate", parse_fraction,
                   check=lambda v: None if v > 0 else "must be > 0"),
             Param("replicates", 5, "independent replicates of the study (RNN, data, init)", int,
-                  check=at_least(2)),
+                  check=at_least(2), max=100),
         ),
         validate=validate,
+        # float64 states and their gradients: trajectories × L × N × 16 bytes
+        cost=lambda v: 16 * int(v["trajectories"]) * int(v["L"]) * int(v["N"]),
         numeric=NUMERIC,
         strategy=strategy,
         holds=holds,

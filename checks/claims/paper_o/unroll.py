@@ -13,7 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
 from recmem.checks.claims.paper_o._common import (
     draw_nodes,
     p_n,
@@ -122,12 +122,12 @@ def strategy(ctx: Context) -> Any:
 
 def _params(k: int = 16) -> tuple[Param, ...]:
     return (p_n(8), Param("M", 2, "input dimension M (B is N×M, complex)", int,
-                          check=at_least(1)),
+                          check=at_least(1), max=512, cost=grows(8 * 512 * 512)),
             Param("k", k, "time step k of eq. (3) (the length of the input fed)", int,
-                  check=at_least(1)),
+                  check=at_least(1), max=512, cost=grows(8 * 512, 2)),
             p_nodes("ring"), p_rmin(), p_rmax(), p_seed_offset(),
             Param("k_max_symbolic", 6, "largest k of the symbolic polynomial expansion", int,
-                  check=at_least(1)))
+                  check=at_least(1), max=64, cost=grows(1000, 3)))
 
 
 READING_ZERO = "paper's own 0-based indexing of §2–3: x_{-1}=0, x_0=Bu_0"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
 from recmem.checks.claims.paper_o._common import (
     draw_nodes,
     p_n,
@@ -117,12 +117,13 @@ CLAIMS = [
         tolerance="exact (SymPy, ℚ(i)); enclosure (flint); c·n·κ·u with n = 2k and "
                   "κ = ‖|V_k||u|‖/‖V_k u‖ at 128 bits (floats)",
         uses=("O.unroll",),
-        params=(p_n(16), Param("k", 24, "time step k (columns of V_k)", int, check=at_least(1)),
+        params=(p_n(16), Param("k", 24, "time step k (columns of V_k)", int, check=at_least(1),
+                               max=512, cost=grows(8 * 512, 2)),
                 p_nodes("ring"), p_rmin(), p_rmax(), p_seed_offset(),
                 Param("n_max_symbolic", 4, "largest N of the symbolic polynomial identity", int,
-                      check=at_least(1)),
+                      check=at_least(1), max=64, cost=grows(1000 * 64, 2)),
                 Param("k_max_symbolic", 6, "largest k of the symbolic polynomial identity", int,
-                      check=at_least(1))),
+                      check=at_least(1), max=64, cost=grows(1000 * 64, 2))),
         symbolic=symbolic,
         numeric=numeric,
         strategy=strategy,

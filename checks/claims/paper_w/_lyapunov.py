@@ -23,7 +23,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks import tolerance as tol
-from recmem.checks.claim import Context, Param, at_least, parse_fraction
+from recmem.checks.claim import Context, Param, at_least, grows, parse_fraction
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
 from recmem.numerics.certified import symmetric_extreme
@@ -37,7 +37,8 @@ C_TOL = 4.0  # the constant c of c·n·κ·u
 
 def p_n(default: int, help: str = "size n of W (n×n)") -> Param:
     """The size n of the drawn W (W App. A.9: W ∈ ℝ^{m×m})."""
-    return Param("N", default, help, int, check=at_least(1))
+    # the Lyapunov equation as an exact n²×n² linear system: ~100 bytes an entry
+    return Param("N", default, help, int, check=at_least(1), max=64, cost=grows(100, 4))
 
 
 def p_kind(default: str = "nonnormal") -> Param:
@@ -54,13 +55,14 @@ def p_departure(default: Fraction = Fraction(1)) -> Param:
 
 def p_draw() -> Param:
     """Which seeded draw of W."""
-    return Param("draw", 0, "which draw of W (added to --seed)", int, check=at_least(0))
+    return Param("draw", 0, "which draw of W (added to --seed)", int, check=at_least(0),
+                 max=2**32 - 1)  # like --seed
 
 
 def p_n_search(default: int = 4) -> Param:
     """The largest n of the exact counterexample search."""
     return Param("n_search", default, "largest n in the counterexample search (CLAIMS.md: 2…8)", int,
-                 check=at_least(1))
+                 check=at_least(1), max=16, cost=grows(100, 4))
 
 
 # ---- exact draws ------------------------------------------------------------------------------

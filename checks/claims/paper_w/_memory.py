@@ -96,7 +96,7 @@ def p_magnitudes() -> Param:
 
 def p_ode_bits(default: int = 128) -> Param:
     return Param("ode_bits", default, "cap on the precision of mpmath's Taylor integrator (bits)", int,
-                 check=lambda v: None if v >= 53 else "need at least 53 bits")
+                 check=lambda v: None if v >= 53 else "need at least 53 bits", max=65536)
 
 
 def kernels_of(ctx: Context) -> list[Kernel]:

@@ -22,7 +22,8 @@ from typing import Any, TypeVar
 import mpmath
 import numpy as np
 
-from recmem.checks.claim import Param
+from recmem.checks.argtypes import brief
+from recmem.checks.claim import Param, parse_int
 from recmem.checks.claims.paper_o._studies import Listed, parse_fractions, shared
 from recmem.numerics.kernels import ExponentialKernel, ExpSumKernel, Kernel, parse_kernel
 from recmem.numerics.perturbation import Grid, LinearTarget, Theta
@@ -51,21 +52,27 @@ def fractions_param(name: str, default: Sequence[Fraction], help: str, nonneg: b
                  if nonneg else None)
 
 
+# the exponents i of β = β₀·2^i stay at most this (β₀·2^64 is far past every perturbation studied)
+MAX_EXPONENT = 64
+
+
 def parse_exponents(text: str) -> tuple[int, ...]:
     """'0-20' → 0, 1, …, 20; '0,2,5' → 0, 2, 5 (increasing, distinct)."""
     text = str(text).replace(" ", "")
     if "-" in text and "," not in text:
-        lo, hi = (int(v) for v in text.split("-"))
+        lo, hi = (parse_int(v) for v in text.split("-"))
+        if not 0 <= lo <= hi <= MAX_EXPONENT:  # checked before the range is built
+            raise ValueError(f"expected a range within 0-{MAX_EXPONENT}, got {brief(text)}")
         vals = list(range(lo, hi + 1))
     else:
-        vals = [int(v) for v in text.split(",") if v]
+        vals = [parse_int(v) for v in text.split(",") if v]
     if not vals or vals != sorted(set(vals)):
         raise ValueError(f"expected increasing exponents like '0-20' or '0,2,4', got {text!r}")
     return Listed(vals)
 
 
 def exponents_param(name: str, default: str, help: str) -> Param:
-    return Param(name, parse_exponents(default), help, parse_exponents)
+    return Param(name, parse_exponents(default), help, parse_exponents, max=MAX_EXPONENT)
 
 
 def norm_param(default: str) -> Param:

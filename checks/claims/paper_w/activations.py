@@ -21,7 +21,7 @@ from typing import Any
 
 import mpmath
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
@@ -295,7 +295,7 @@ CLAIMS = [
         tolerance="SymPy exact; flint: enclosures (derivative by Taylor arithmetic); points: "
                   "|σ′ − (a − bσ²)| ≤ c·u·(a + 3bσ² + |σ′|) absolute; hardtanh exact",
         params=(Param("z_max", 8, "tanh grid z = k/8 for |z| ≤ z_max (plus ±16, ±64)", int,
-                      check=at_least(1)),),
+                      check=at_least(1), max=10**4, cost=grows(16 * 1000)),),  # 16 points a unit
         symbolic=symbolic,
         numeric=numeric,
         strategy=strategy,

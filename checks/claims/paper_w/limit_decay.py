@@ -619,7 +619,7 @@ def transform_holds(inst: dict[str, Any], ctx: Context) -> Instance:
 TOL_T = ("SymPy exact; flint: certified branch-and-bound enclosures of both sups; points: "
          "c·u·κ_g·(3 + 3t*)·sup at the maximiser t*, κ_g the cancellation in g")
 P_M = Param("m_max", 2, "largest m of g = f_m − f_{m+1} in the transform check", int,
-            check=at_least(1))
+            check=at_least(1), max=64)
 
 CLAIMS = [
     Claim(

@@ -432,9 +432,9 @@ TOL = ("exact (SymPy: termwise integral of symbolic e^{Wt}; ℚ(i) in the search
        "exact linear solve")
 PARAMS = (lc.p_n(4), lc.p_kind("nonnormal"), lc.p_departure(), lc.p_draw(),
           Param("batch", 4, "number of W's whose integral torch computes in one batch", int,
-                check=at_least(1)),
+                check=at_least(1), max=4096),
           Param("quad_bits", 96, "largest precision of the mpmath integral (it runs at "
-                "min(this, the backend's precision))", int, check=at_least(8)),
+                "min(this, the backend's precision))", int, check=at_least(8), max=65536),
           lc.p_n_search(3))
 
 CLAIMS = [

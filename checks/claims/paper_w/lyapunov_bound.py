@@ -469,7 +469,8 @@ def _params(n: int, family: str, n_search: int = 4) -> tuple[Param, ...]:
 
 
 P_HEAD = Param("n_search", 2, "largest size of the fixed head block H of the sequences W_m = "
-               "H ⊕ T_(m−h) in the counterexample search (0: tails only)", int, check=at_least(0))
+               "H ⊕ T_(m−h) in the counterexample search (0: tails only)", int, check=at_least(0),
+               max=16)
 
 TOL = ("exact (SymPy witnesses and blocks; ℚ in the search); enclosure (flint eigenvalue balls); "
        "floats: c·n·κ(L)·u·‖P‖_F on λ_max (Weyl), κ(L) certified, u of the arithmetic that ran; "

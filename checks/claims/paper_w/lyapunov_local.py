@@ -797,12 +797,13 @@ def _params(n: int, kind: str | None = "nonnormal", n_search: int = 3) -> tuple[
         base += (lc.p_kind(kind), lc.p_departure())
     return (*base, lc.p_draw(),
             Param("directions", 24, "random directions d (besides e_i, e_i ± e_j)", int,
-                  check=at_least(0)),
+                  check=at_least(0), max=10**4),
             lc.p_n_search(n_search))
 
 
 P_HEAD = Param("n_search", 2, "largest size of the fixed head block H of the sequences W_m = "
-               "H ⊕ T_(m−h) in the counterexample search (0: tails only)", int, check=at_least(0))
+               "H ⊕ T_(m−h) in the counterexample search (0: tails only)", int, check=at_least(0),
+               max=16)
 
 TOL = ("exact over ℚ in the search (rational bounds of L/Υ²); enclosure (flint balls of q(d), "
        "‖W‖₂, ‖P‖₂, κ₂(V)); point arithmetics: c·n·κ(L)·u·2‖W‖₂‖P‖₂ with u of the arithmetic that "

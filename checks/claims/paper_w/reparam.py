@@ -26,7 +26,7 @@ from typing import Any
 
 import mpmath
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, parse_fraction
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows, parse_fraction
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
@@ -387,8 +387,9 @@ def _params(default_m: str) -> tuple[Param, ...]:
     return (Param("M", default_m, "an exact real matrix 'a,b;c,d' checked in every arithmetic", str,
                   check=_check_matrix),
             Param("draws", 3, "seeded random exact matrices checked besides M", int,
-                  check=at_least(0)),
-            Param("n", 3, "size of the random matrices", int, check=at_least(1)))
+                  check=at_least(0), max=1000),
+            Param("n", 3, "size of the random matrices", int, check=at_least(1), max=32,
+                  cost=grows(1000, 4)))  # exact n×n products with entries of ~n² digits
 
 
 def _admitted(statement: StableReparam) -> Callable[[Any], str | None]:

@@ -281,9 +281,9 @@ def l1_holds(instance: tuple[int, int], ctx: Context) -> Instance:
 
 def _params() -> tuple[Param, ...]:
     return (Param("t_max", 32, "largest t; the memories are compared at t_max·{1/64, 1/8, 1}", int,
-                  check=at_least(1)),
+                  check=at_least(1), max=10**6),
             Param("m_max", 6, "width m of the RNNs compared with the truncated targets", int,
-                  check=at_least(1)))
+                  check=at_least(1), max=256))
 
 
 TOL = ("SymPy exact; flint: enclosure of the difference; floats: c·n·κ·u with κ = 64 + t_max "

@@ -367,7 +367,7 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 
 def _params() -> tuple[Param, ...]:
     return (Param("draws", 1, "seeded random 3×3 non-normal Hurwitz (W, U, c) added to the fixed instances",
-                  int, check=at_least(0)), mm.p_ode_bits(64))
+                  int, check=at_least(0), max=1000), mm.p_ode_bits(64))
 
 
 TOL = ("exact (SymPy e^(Wt), ℚ closed forms); kernel: integration error + 4mκ_exp·u; (38): 8κ_exp·u "

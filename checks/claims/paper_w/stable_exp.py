@@ -57,7 +57,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, by_arithmetic
+from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, by_arithmetic, grows
 from recmem.checks.claims.paper_o._studies import ints_param, judged_points, trend_evidence
 from recmem.checks.claims.paper_w._stability import (
     C_TOL,
@@ -997,15 +997,17 @@ def _params() -> tuple[Param, ...]:
         kernel_param("exp_target", "exp:9/10", "exponential-memory target (App. D eq. (118): 0.9^t)"),
         kernel_param("poly_target", "poly:11/10", "polynomial-memory target (App. D: 1/(t+1)^1.1)"),
         ints_param("ms", (1, 2, 3, 4, 5, 6, 8), "widths m (rates 1…m)"),
-        Param("T", 100, "grid t = 1…T (App. D: 100)", int, check=at_least(2)),
+        Param("T", 100, "grid t = 1…T (App. D: 100)", int, check=at_least(2), max=10**5,
+              cost=grows(8 * 1000)),
         exponents_param("beta_exponents", "0-20", "i of β = 5·10⁻⁴·2^i (App. D: 0-20)"),
         Param("hp_betas", 2, "smallest positive β's of the ball-arithmetic study and the tests",
-              int, check=at_least(1)),
-        Param("samples", 10, "perturbation samples per β (App. D: 10)", int, check=at_least(1)),
+              int, check=at_least(1), max=64),
+        Param("samples", 10, "perturbation samples per β (App. D: 10)", int, check=at_least(1),
+              max=10**4),
         Param("search_steps", 4, "targeted-search steps at the smallest β, widest fit (torch; 0: "
-              "none)", int, check=at_least(0)),
+              "none)", int, check=at_least(0), max=10**4),
         Param("mp_widths", 2, "how many of the widest fits mpmath repeats at its precision", int,
-              check=at_least(1)),
+              check=at_least(1), max=64),
     )
 
 

@@ -46,7 +46,16 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, by_arithmetic, parse_fraction
+from recmem.checks.claim import (
+    Claim,
+    Context,
+    Param,
+    Provenance,
+    at_least,
+    by_arithmetic,
+    grows,
+    parse_fraction,
+)
 from recmem.checks.claims.paper_o._studies import ints_param, trend_evidence
 from recmem.checks.claims.paper_w._stability import (
     C_TOL,
@@ -672,10 +681,11 @@ CLAIMS = [
             Param("t_step", Fraction(1, 10), "evaluation grid step (App. D: 0.1)", parse_fraction,
                   check=lambda v: None if v > 0 else "must be > 0"),
             Param("n_t", 100, "evaluation grid points (App. D's evaluation grid: t ≤ 10)", int,
-                  check=at_least(4)),
+                  check=at_least(4), max=10**5, cost=grows(8 * 1000)),
             exponents_param("beta_exponents", "0,5,10,15,20,25,30,35",
                             "i of β = 10⁻¹¹·2^i (App. D: 0-35)"),
-            Param("samples", 3, "perturbation samples per β, max (App. D: 3)", int, check=at_least(1)),
+            Param("samples", 3, "perturbation samples per β, max (App. D: 3)", int, check=at_least(1),
+                  max=10**4),
             fractions_param("magnitudes", (Fraction(1, 2), Fraction(-1, 2)),
                             "Heaviside magnitudes x (|x|·max U < 1 keeps hardtanh linear)",
                             nonneg=False),

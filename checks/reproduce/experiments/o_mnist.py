@@ -180,7 +180,7 @@ def run(ctx: RunContext) -> None:
     unity), check N = L in exact arithmetic on one image, then write CSVs, figures, findings."""
     import torch
 
-    data = load_images(ctx)
+    data = ctx.load_data()  # load_images, called by the CLI before anything is written
     images = data.head(int(ctx["images"]))
     length = images.length
     ns = n_grid(ctx["N_per_L"], length)
@@ -504,6 +504,7 @@ EXPERIMENT = Experiment(
     source="O §3.1, Fig. 2–5, App. E.1",
     settings=SETTINGS,
     run=run,
+    load_data=load_images,
     choices={"B": "B = (1, …, 1)ᵀ (§3.1 warm-up, App. E.1)",
              "r_max": "1 (App. E.1: r_max = 1)",
              "paper scale data": "--scale paper requires --data (MNIST IDX files) and refuses "

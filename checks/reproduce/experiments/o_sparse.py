@@ -22,6 +22,7 @@ import numpy as np
 
 from recmem.checks.reproduce.experiment import Experiment, RunContext
 from recmem.numerics import nodes as nd
+from recmem.numerics.numpy_backend import vander
 from recmem.numerics.vandermonde_torch import powers, resolved
 
 # "Exact" reconstruction: the largest relative error ‖û_{1:k} − u_{1:k}‖₂/‖u_{1:k}‖₂ over k (and
@@ -277,7 +278,7 @@ def _certify(ctx: RunContext, rows: list[dict[str, Any]]) -> list[dict[str, Any]
             if key not in done:
                 nodes = _ring(ctx, f"fig6 N={row['N']} P={row['P']}", r, row["draw"], row["N"])
                 psi = haar_rows(length, row["P"])
-                om = np.vander(nodes.complex128(), length) @ np.array(
+                om = vander(nodes.complex128(), length) @ np.array(
                     [[float(q.re) for q in line] for line in psi])
                 sig = sigma_bracket(omega_builder(nodes, psi, "omega"),
                                     start_bits=float_start_bits(om, 3 * row["P"]))

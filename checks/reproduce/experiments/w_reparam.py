@@ -277,7 +277,7 @@ def _figures2(ctx: RunContext, rows: list[dict[str, Any]]) -> None:
 def run(ctx: RunContext) -> None:
     from recmem.numerics.training import one_cpu_thread
 
-    train, test, what = load_digits(ctx)  # first: bad --data fails before any training
+    train, test, what = ctx.load_data()  # load_digits: the CLI checks it before writing
     ctx.choose("Table 1 data", what)
     with one_cpu_thread() if ctx.device == "cpu" else contextlib.nullcontext():
         models = _part1(ctx)
@@ -312,6 +312,7 @@ EXPERIMENT = Experiment(
     source="W §3.4, Fig. 4, 8, 9; App. E Table 1",
     settings=SETTINGS,
     run=run,
+    load_data=load_digits,
     choices=CHOICES,
     data_help="MNIST IDX files for Table 1: a folder holding train-images-idx3-ubyte[.gz] and "
               "t10k-images-idx3-ubyte[.gz] with their labels (or one labelled IDX images file, split "
