@@ -87,7 +87,7 @@ NUMERICS: tuple[str, ...] = (
 
 # The code of the commands `recmem condition` and `recmem fuzz`.
 COMMAND_FILES: tuple[str, ...] = ("checks/condition_cli.py", "checks/campaign.py",
-                                  "checks/fuzz_cli.py")
+                                  "checks/fuzz_store.py", "checks/fuzz_cli.py")
 
 # Small fixed runs of a command that judge a mutant of a module no claim uses ({tmp}: a fresh
 # folder per run, so no store or replayed counterexample carries over). Each writes its report
@@ -120,7 +120,8 @@ COMMAND_OF: dict[str, str] = {
     "recmem.checks.condition_cli": "condition", "recmem.numerics.condition": "condition",
     "recmem.numerics.vandermonde_enclosure": "condition",
     "recmem.numerics.float_enclosure": "condition",
-    "recmem.checks.campaign": "fuzz", "recmem.checks.fuzz_cli": "fuzz",
+    "recmem.checks.campaign": "fuzz", "recmem.checks.fuzz_store": "fuzz",
+    "recmem.checks.fuzz_cli": "fuzz",
 }
 # Claims that judge a module whose users the import scan cannot see (theory/proof.py is read by
 # every statement module; these claims' proofs go through each of its functions).

@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from recmem.checks.argtypes import finite, int_between, output_path, seed
+from recmem.checks.argtypes import MAX_EXAMPLES, finite, int_between, output_path, seed
 
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -40,7 +40,7 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
     f.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
                    help="claims to fuzz (default: every claim, or every claim of --paper)")
     f.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
-    f.add_argument("--max-examples", "--examples", dest="examples", type=int_between(1),
+    f.add_argument("--max-examples", "--examples", dest="examples", type=int_between(1, MAX_EXAMPLES),
                    default=500, metavar="N",
                    help="instances to judge per claim (and per control) before giving up "
                         "(default 500; --examples is the same)")
@@ -136,11 +136,14 @@ def run(args: argparse.Namespace, usage: Any, param_pairs: Any) -> int:
     try:
         claims = registry.select(args.claim_ids or None, args.paper)
         params = resolve_params(claims, param_pairs(args.param))
-        executor = make_executor(jobs=args.jobs, cluster=args.cluster, timeout=args.timeout,
-                                 warmup=warm_worker if args.timeout is not None else None)
     except registry.UnknownClaim as exc:
         return usage(exc.args[0])
-    except (UsageError, ValueError) as exc:
+    except UsageError as exc:
+        return usage(str(exc))
+    try:
+        executor = make_executor(jobs=args.jobs, cluster=args.cluster, timeout=args.timeout,
+                                 warmup=warm_worker if args.timeout is not None else None)
+    except ValueError as exc:  # a cluster that cannot be used (ClusterUnavailable), a bad address
         return usage(str(exc))
     fuzzable = [c for c in claims if c.strategy is not None and c.holds is not None]
     if args.claim_ids and not fuzzable:

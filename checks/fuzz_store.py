@@ -291,13 +291,13 @@ def store_instance(claim: Claim, instance: Any) -> str | None:
 def storage_problem() -> str | None:
     """Why counterexamples cannot be stored under ``$RECMEM_HOME`` (None when they can): the
     folder is created if missing and a file is created in it and removed."""
-    import tempfile
+    from recmem.checks.outputs import OutputPathError, check_output_path
 
     try:
         folder().mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=folder(), prefix=".recmem-probe-")
-        os.close(fd)
-        os.unlink(probe)
+        check_output_path(folder() / ".recmem-probe", "counterexample store")
+    except OutputPathError as exc:
+        return str(exc)
     except OSError as exc:
         return f"{exc.strerror or exc}: {exc.filename or folder()}"
     return None

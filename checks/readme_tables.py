@@ -29,6 +29,7 @@ from typing import Any
 
 from recmem.checks import registry
 from recmem.checks.claim import PAPERS, Claim
+from recmem.checks.outputs import write_atomic
 from recmem.checks.verdict import Verdict
 
 HEADER = ("| claim | verdict | in one line |", "|---|---|---|")
@@ -196,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.readme}: the findings tables differ from the registry; regenerate them with "
               f"`python -m recmem.checks.readme_tables --report REPORT.json`", file=sys.stderr)
         return 1
-    args.readme.write_text(new, encoding="utf-8")
+    write_atomic(args.readme, new)
     print(f"{args.readme}: findings tables regenerated")
     return 0
 

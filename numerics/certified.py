@@ -388,8 +388,7 @@ def arb_ends(x: Any, bits: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     """
     from recmem.numerics.flint_backend import arb_to_mpf
 
-    ctx = mpmath.MPContext()
-    ctx.prec = max(bits, 53) + 64
+    ctx = fixed_context(max(bits, 53) + 64)  # shared: a new context per call cost ~1 ms
     mid, rad = arb_to_mpf(x.mid(), ctx), arb_to_mpf(x.rad(), ctx)
     lo, hi = mid - rad, mid + rad
     return (lo - abs(lo) * ctx.ldexp(1, -(bits + 32)), hi + abs(hi) * ctx.ldexp(1, -(bits + 32)))

@@ -173,6 +173,80 @@ def train_bank(kernel: Kernel, grid: Grid, ms: Sequence[int], settings: TrainSet
     return bank, hist
 
 
+def train_banks(kernels: Sequence[Kernel], grid: Grid, ms: Sequence[int], settings: TrainSettings,
+                *, seeds: Sequence[int], init_seeds: Sequence[Sequence[int]],
+                device: str = "cpu") -> tuple[list[Any], History]:
+    """:func:`train_bank` for several targets at once: one bank per kernel (the same widths), each
+    with the training times, batches and initial parameters that ``train_bank(kernels[r], …,
+    seed=seeds[r], init_seeds=init_seeds[r])`` draws, trained as one stack by
+    :func:`recmem.numerics.training.fit` (each bank's batches from its own generator; the loss the
+    sum of every bank's summed MSE, so each parameter's gradient is that of its own width's MSE and
+    Adam moves it as it would alone: one step for all banks instead of one per bank). The stop is
+    the stack's: the summed validation loss of every bank at the target (no bank stops earlier than
+    alone) or a loss that is not finite. Returns the trained banks and the stack's history (its
+    losses are sums over the banks)."""
+    import torch
+
+    if len(kernels) != len(seeds) or len(kernels) != len(init_seeds) or not kernels:
+        raise ValueError("one seed and one list of initial seeds per kernel")
+    kw: dict[str, Any] = {"dtype": torch.float64, "device": device}
+    t = grid.values
+    k = len(ms)
+    xs, ys, fit_seeds, banks = [], [], [], []
+    for kernel, seed, inits in zip(kernels, seeds, init_seeds, strict=True):
+        rng = np.random.default_rng(seed)  # the draws of train_bank, in its order
+        times = np.sort(rng.uniform(float(t[0]), float(t[-1]), settings.train_size))
+        xs.append(torch.tensor(times, **kw).reshape(-1, 1))
+        ys.append(torch.tensor(LinearTarget(kernel).rate_numpy(times), **kw).reshape(-1, 1).expand(-1, k))
+        banks.append(linear_rnn_bank(ms, inits, settings.rates, device))
+        fit_seeds.append(int(rng.integers(0, 2**62)))
+    x_val = torch.tensor(t, **kw).reshape(1, -1, 1).expand(len(kernels), -1, -1)
+    y_val = torch.stack([torch.tensor(LinearTarget(kernel).rate_numpy(t), **kw).reshape(-1, 1)
+                         .expand(-1, k) for kernel in kernels])
+    stack = _stack_type()(banks)
+    with one_cpu_thread():
+        hist = fit(stack, torch.stack(xs), torch.stack(ys).contiguous(), x_val.contiguous(),
+                   y_val.contiguous(), epochs=settings.epochs, batch_size=settings.batch_size,
+                   lr=settings.lr, seed=fit_seeds, loss=stacked_summed_mse,
+                   target_loss=settings.target_loss)
+    stack.write_back(banks)
+    return banks, hist
+
+
+def stacked_summed_mse(pred: Any, y: Any) -> Any:
+    """Σ_r Σ_k mean_t (ρ̂_rk(t) − ρ_r(t))² for a stack of banks, (R, n, K): the sum of every bank's
+    :func:`summed_mse`."""
+    return ((pred - y) ** 2).mean(dim=1).sum()
+
+
+@cache
+def _stack_type() -> type:
+    """The torch module of :func:`train_banks`: R banks of the same widths as one module,
+    ``forward(t)`` (R, n, 1) ↦ (R, n, K), bank r on its own slice (built on first use)."""
+    import torch
+
+    class BankStack(torch.nn.Module):
+        def __init__(self, banks: list[Any]) -> None:
+            super().__init__()
+            self.assign: Any
+            self.register_buffer("assign", banks[0].assign.clone())
+            self.w = torch.nn.Parameter(torch.stack([b.w.detach() for b in banks]))
+            self.U = torch.nn.Parameter(torch.stack([b.U.detach() for b in banks]))
+            self.c = torch.nn.Parameter(torch.stack([b.c.detach() for b in banks]))
+
+        def forward(self, t: Any) -> Any:
+            return (torch.exp(t * self.w[:, None, :]) * (self.U * self.c)[:, None, :]) @ self.assign
+
+        def write_back(self, banks: list[Any]) -> None:
+            with torch.no_grad():
+                for r, b in enumerate(banks):
+                    b.w.copy_(self.w[r])
+                    b.U.copy_(self.U[r])
+                    b.c.copy_(self.c[r])
+
+    return BankStack
+
+
 def fitting_errors(theta: Theta, kernel: Kernel, grid: Grid) -> tuple[float, float]:
     """(sup_t |ρ − ρ̂|, mean_t (ρ − ρ̂)²) of a diagonal linear RNN on the grid (float64)."""
     t = grid.values
@@ -195,4 +269,4 @@ def perturbation_estimate(theta: Theta, kernel: Kernel, grid: Grid, betas: Seque
 
 
 __all__ = ["TrainSettings", "fitting_errors", "linear_rnn_bank",
-           "perturbation_estimate", "summed_mse", "train_bank"]
+           "perturbation_estimate", "stacked_summed_mse", "summed_mse", "train_bank", "train_banks"]

@@ -45,6 +45,7 @@ import numpy as np
 from mpmath.matrices.matrices import _matrix as _mp_matrix
 
 from recmem.numerics.backend import AbstractBackend, BackendSpec, BackendUnavailable, parse_spec
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.validate import (
     DomainError,
     NotConvergedError,
@@ -275,8 +276,7 @@ def _fro_upper(m: Any) -> mpmath.mpf:
 
     from recmem.numerics.flint_backend import arb_upper
 
-    ctx = mpmath.MPContext()
-    ctx.prec = 64
+    ctx = fixed_context(64)
     with flint.ctx.workprec(64):
         ss = sum((e * e for e in m.entries()), flint.arb(0))
     return mpmath.mpf(ctx.sqrt(arb_upper(ss, ctx)) * (1 + 4 * ctx.eps))  # sqrt rounded, then up
@@ -567,8 +567,7 @@ def kronecker_mpmath(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int 
     w, q, n = _lyapunov_inputs(w, q, "kronecker_mpmath")
     bits = positive_int(bits, "bits", 2)
     _check_kron(n)
-    ctx = mpmath.MPContext()
-    ctx.prec = bits
+    ctx = fixed_context(bits)
     wm = to_mp(w, ctx)
     k = ctx.matrix(n * n, n * n)
     for r, c, a, b in _kron_entries(n):
@@ -641,8 +640,7 @@ def kronecker_flint(w: ExactMatrix, q: ExactMatrix | None = None, *, bits: int =
 def _relative_radius(p: Any) -> mpmath.mpf:
     from recmem.numerics.flint_backend import arb_to_mpf
 
-    ctx = mpmath.MPContext()
-    ctx.prec = 64
+    ctx = fixed_context(64)
     n = p.nrows()
     entries = [p[i, j] for i in range(n) for j in range(p.ncols())]
     rad = max(arb_to_mpf(e.rad(), ctx) for e in entries)
@@ -985,8 +983,7 @@ def _condition_norm_bound(kq: Any, bits: int) -> OperatorCondition:
 
     from recmem.numerics.flint_backend import arb_upper
 
-    ctx = mpmath.MPContext()
-    ctx.prec = 64
+    ctx = fixed_context(64)
     m = kq.nrows()
 
     def one_inf(absval: Any) -> mpmath.mpf:
@@ -1149,8 +1146,7 @@ def _flint_refinement(wq: Any, qq: Any, hp: int) -> tuple[Any, Any, Any, Any]:
         wt = wa.transpose()
         n = wq.nrows()
         p0 = flint.arb_mat(n, n)
-    mctx = mpmath.MPContext()
-    mctx.prec = 64
+    mctx = fixed_context(64)
 
     def res(p: Any) -> tuple[Any, mpmath.mpf]:
         with flint.ctx.workprec(hp):
@@ -1173,8 +1169,7 @@ def _flint_refinement(wq: Any, qq: Any, hp: int) -> tuple[Any, Any, Any, Any]:
 
 
 def _mpmath_refinement(wq: Any, qq: Any, hp: int) -> tuple[Any, Any, Any, Any]:
-    ctx = mpmath.MPContext()
-    ctx.prec = hp
+    ctx = fixed_context(hp)
     wm, qm = to_mp(wq, ctx), to_mp(qq, ctx)
     wt = wm.T
     n = wq.nrows()
@@ -1193,8 +1188,7 @@ def _mpmath_refinement(wq: Any, qq: Any, hp: int) -> tuple[Any, Any, Any, Any]:
 
 
 def _norm_f(p: Any) -> mpmath.mpf:
-    ctx = mpmath.MPContext()
-    ctx.prec = 64
+    ctx = fixed_context(64)
     return mpmath.mpf(ctx.mnorm(to_mp(p, ctx), "f"))
 
 
@@ -1292,11 +1286,10 @@ class PointArithmetic:
         if kind == "mpmath":
             bits = positive_int(bits, "bits", 2)
         self.kind, self.dtype, self.device = kind, dtype, device
-        self._conv = mpmath.MPContext()  # converts ball midpoints (nodes, weights) exactly
-        self._conv.prec = max(bits, 53) + 64
+        # converts ball midpoints (nodes, weights) exactly; contexts are shared per precision
+        self._conv = fixed_context(max(bits, 53) + 64)
         if kind == "mpmath":
-            self.ctx = mpmath.MPContext()
-            self.ctx.prec = bits
+            self.ctx = fixed_context(bits)
             self.bits = bits
         elif kind in ("numpy", "torch"):
             self.bits = 24 if dtype == "float32" else 53

@@ -292,6 +292,77 @@ def train(model: Any, data: tuple[Any, Any, Any, Any], *, epochs: int, batch_siz
                loss=loss, target_loss=target_loss, saver=saver, advance=advance)
 
 
+class EulerRNNStack(torch.nn.Module):
+    """R :class:`EulerRNN` of widths m_r ≤ M (one spec, ``direct`` W = M, σ(0) = 0) as one module
+    (training them at once: :func:`train_stack`): x (R, B, T) ↦ ŷ (R, B, T), model r on its own
+    slice. Each model sits in the top-left m_r units of width M with the other units zero; a zero
+    unit stays at h = 0 (σ(0) = 0, its row and column of W zero) and takes no part in ŷ (its c is 0),
+    so every gradient of a padding entry is exactly 0 (hooks keep it 0 even where a diverged model
+    would give 0·inf): model r's outputs and gradients are those of the model alone, up to the
+    order of summation in the batched products."""
+
+    def __init__(self, models: Sequence[EulerRNN]) -> None:
+        super().__init__()
+        if not models:
+            raise ValueError("a stack needs at least one model")
+        spec = models[0].spec
+        if any(mod.spec != spec for mod in models) or spec.parameterisation != "direct":
+            raise ValueError("a stack holds models of one spec with the direct parameterisation W = M "
+                             "(the zero padding of another g(M) is not zero)")
+        self.spec = spec
+        self.widths = [mod.hidden for mod in models]
+        R, width = len(models), max(self.widths)
+        ref = models[0].M
+        live = torch.zeros(R, width, dtype=torch.bool, device=ref.device)
+        blocks = {k: torch.zeros((R, width, width) if k == "M" else (R, width), dtype=ref.dtype,
+                                 device=ref.device) for k in "MUbc"}
+        with torch.no_grad():
+            for r, (mod, m) in enumerate(zip(models, self.widths, strict=True)):
+                live[r, :m] = True
+                blocks["M"][r, :m, :m] = mod.M
+                for k in "Ubc":
+                    blocks[k][r, :m] = getattr(mod, k)
+        self.live: Any
+        self.register_buffer("live", live)
+        masks = {"M": live[:, :, None] & live[:, None, :], "U": live, "b": live, "c": live}
+        for k in "MUbc":
+            param = torch.nn.Parameter(blocks[k])
+            param.register_hook(lambda g, keep=masks[k]: torch.where(keep, g, torch.zeros_like(g)))
+            setattr(self, k, param)
+
+    def forward(self, x: Any) -> Any:
+        return respond(self.spec, self.M, self.U, self.b, self.c, x)
+
+    def write_back(self, models: Sequence[EulerRNN]) -> None:
+        """Copy model r's trained parameters (its m_r × m_r block) into ``models[r]``."""
+        with torch.no_grad():
+            for r, (mod, m) in enumerate(zip(models, self.widths, strict=True)):
+                mod.M.copy_(self.M[r, :m, :m])
+                for k in "Ubc":
+                    getattr(mod, k).copy_(getattr(self, k)[r, :m])
+
+
+def train_stack(models: Sequence[EulerRNN], data: Sequence[tuple[Any, Any, Any, Any]], *, epochs: int,
+                batch_size: int, lr: float, seeds: Sequence[int],
+                target_loss: float | None = None) -> History:
+    """Train the models with Adam as one :class:`EulerRNNStack` (:func:`recmem.numerics.training.fit`
+    on a stack: model r on its own data ``data[r]`` = (x_train, y_train, x_val, y_val), its batches
+    drawn from its own generator seeded by ``seeds[r]``, its gradient that of its own mean squared
+    error; Adam is elementwise), then write each model's trained parameters back. Each model thus
+    trains as :func:`train` would train it alone (one step for all instead of one per model: the
+    small models' time is per-step overhead), except for the stop: the stack stops when the *sum*
+    of the validation losses reaches ``target_loss`` (so no model stops earlier than alone) or when
+    any loss is not finite. The returned history is the stack's (losses summed over the models)."""
+    if len(models) != len(data) or len(models) != len(seeds):
+        raise ValueError("one data set and one seed per model")
+    stack = EulerRNNStack(models)
+    xt, yt, xv, yv = (torch.stack([d[k] for d in data]) for k in range(4))
+    hist = fit(stack, xt, yt, xv, yv, epochs=epochs, batch_size=batch_size, lr=lr,
+               seed=[int(s) for s in seeds], target_loss=target_loss)
+    stack.write_back(models)
+    return hist
+
+
 def classifier_scores(model: Any, x: Any, y: Any, batch: int = 2048) -> tuple[float, float]:
     """(mean cross-entropy, accuracy) of a classifier on (x, y) (Table 1's test loss / accuracy)."""
     model.eval()
@@ -442,8 +513,8 @@ def jump_radius(betas: Sequence[Fraction], values: Sequence[float], factor: floa
     return math.inf
 
 
-__all__ = ["ACTIVATIONS", "PARAMETERISATIONS", "EulerRNN", "HeavisideStudy", "MemoryTarget",
+__all__ = ["ACTIVATIONS", "PARAMETERISATIONS", "EulerRNN", "EulerRNNStack", "HeavisideStudy", "MemoryTarget",
            "PerturbedModel", "SequenceClassifier", "Spec", "classifier_scores",
            "euler_stability_radius", "heaviside_study", "jump_radius", "perturb", "preimage",
            "recurrent_weight", "regression_data", "respond", "spectral_decay_rate", "stable_init",
-           "train"]
+           "train", "train_stack"]

@@ -26,7 +26,7 @@ from recmem.checks import tolerance as tol
 from recmem.checks.claim import Context, Param, at_least, grows, parse_fraction
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendSpec, make_backend
-from recmem.numerics.certified import symmetric_extreme
+from recmem.numerics.certified import fixed_context, symmetric_extreme
 from recmem.numerics.certified_oracles import InternalInconsistency
 
 KINDS = ("nonnormal", "normal", "diagonalizable", "defective")
@@ -528,10 +528,10 @@ def rational_scale(lo: Fraction, hi: Fraction) -> Fraction | None:
 
 def hp(bits: int) -> Any:
     """A private mpmath context with 64 guard bits beyond ``bits`` (the global one is never used:
-    it would round every high-precision value to 53 bits)."""
-    ctx = mpmath.MPContext()
-    ctx.prec = max(bits, 53) + 64
-    return ctx
+    it would round every high-precision value to 53 bits); one per precision, shared
+    (:func:`recmem.numerics.certified.fixed_context`: making one costs ~1 ms, and the numeric
+    sides asked for thousands per run), so its precision is never changed."""
+    return fixed_context(max(bits, 53) + 64)
 
 
 @dataclass(frozen=True)
@@ -627,8 +627,7 @@ def lmax(p: Any, kind: str, bits: int) -> Value:
 
 def _point_eigs(p: Any, kind: str, bits: int) -> list[Any]:
     if kind == "mpmath":
-        ctx = mpmath.MPContext()
-        ctx.prec = bits
+        ctx = fixed_context(bits)
         pm = ctx.matrix(p)
         sym = (pm + pm.T) / 2
         return list(ctx.eigsy(sym, eigvals_only=True))  # kept in ctx: no rounding to 53 bits
@@ -663,8 +662,7 @@ def kappa_v(v: Any, kind: str, bits: int, device: str = "cpu") -> Value:
     from recmem.numerics.lyapunov import to_float64, to_mp
 
     if kind == "mpmath":
-        ctx = mpmath.MPContext()
-        ctx.prec = bits
+        ctx = fixed_context(bits)
         s = ctx.svd_r(to_mp(v, ctx), compute_uv=False)
         return Value.point(max(s) / min(s), bits)
     if kind == "torch":

@@ -25,6 +25,7 @@ from recmem.checks.claim import Context, Param, parse_fraction
 from recmem.checks.tolerance import RESOLVE_LIMIT
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.kernels import ExponentialKernel, ExpSumKernel, Kernel, PolynomialKernel, parse_kernel
 from recmem.numerics.rnn import RNN
 
@@ -120,10 +121,9 @@ def unavailable(backend: AbstractBackend, reason: str) -> BackendUnavailable:
 
 
 def mp_context(bits: int) -> Any:
-    """A private mpmath context (the global precision is never touched)."""
-    ctx = mpmath.MPContext()
-    ctx.prec = bits
-    return ctx
+    """A private mpmath context (the global precision is never touched), shared per precision
+    (:func:`recmem.numerics.certified.fixed_context`): never change its precision."""
+    return fixed_context(bits)
 
 
 def torch_device(backend: AbstractBackend) -> str:
@@ -134,6 +134,27 @@ def torch_device(backend: AbstractBackend) -> str:
     if dev == "cuda" and not torch.cuda.is_available():
         raise BackendUnavailable("torch:cuda: no CUDA device")
     return dev
+
+
+NumericSide = Callable[[AbstractBackend, Context], list[Evidence]]
+
+
+def small_torch(side: NumericSide) -> NumericSide:
+    """``side`` (a numeric side) run on one torch intra-op thread when its arithmetic is torch on a
+    CPU (:func:`recmem.checks.claims.paper_o._common.small_matrices`; other arithmetics as they
+    are). Paper W's torch work is batches of tiny matrices (widths ≤ 8, grids of ≤ 400 steps) and
+    small trainings: a second thread only adds synchronisation, which made W.theorem's batched
+    RK4 study 3–10× slower in CPU time on a loaded 2-core machine (measured)."""
+    from functools import wraps
+
+    from recmem.checks.claims.paper_o._common import small_matrices
+
+    @wraps(side)
+    def run(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
+        with small_matrices(backend):
+            return side(backend, ctx)
+
+    return run
 
 
 # ---- kernel derivatives ------------------------------------------------------------------------

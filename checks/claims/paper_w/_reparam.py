@@ -28,6 +28,7 @@ import mpmath
 from recmem.checks import tolerance as tol
 from recmem.checks.verdict import Evidence, Outcome
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.certified import fixed_context
 from recmem.theory.reparam import StableReparam, certified_eigenvalues
 
 Matrix = list[list[Fraction]]
@@ -51,10 +52,9 @@ class Judged:
 
 def hp_context(backend: AbstractBackend) -> mpmath.ctx_mp.MPContext:
     """A private mpmath context 32 bits above the backend's precision, for judging its values
-    (converting an mpmath value through the global ``mpmath.mpf`` would round it to 53 bits)."""
-    ctx = mpmath.MPContext()
-    ctx.prec = max(backend.precision_bits, 53) + 32
-    return ctx
+    (converting an mpmath value through the global ``mpmath.mpf`` would round it to 53 bits);
+    shared per precision (:func:`recmem.numerics.certified.fixed_context`), never changed."""
+    return fixed_context(max(backend.precision_bits, 53) + 32)
 
 
 def real_of(ctx: mpmath.ctx_mp.MPContext, x: Any) -> mpmath.mpf:
@@ -413,8 +413,7 @@ def kappa_data(law: StableReparam, m: Matrix, which: str,
     Fréchet derivative of a diagonalisable M, divided differences through g′ on segments).
     Eigenvalues of g(M) then move by at most c·n·u·κ₂(V)·S (Bauer–Fike). Defective M: κ = ∞.
     """
-    ctx = mpmath.MPContext()
-    ctx.prec = bits
+    ctx = fixed_context(bits)
     a = mp_matrix(ctx, m)
     n = a.rows
     if law.reading == "entrywise":

@@ -25,6 +25,7 @@ import numpy as np
 from recmem.checks.argtypes import brief
 from recmem.checks.claim import Param, parse_int
 from recmem.checks.claims.paper_o._studies import Listed, parse_fractions, shared
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.kernels import ExponentialKernel, ExpSumKernel, Kernel, parse_kernel
 from recmem.numerics.perturbation import Grid, LinearTarget, Theta
 from recmem.theory.stability import PerturbationSup
@@ -321,8 +322,7 @@ def realisation(kernel: Kernel) -> tuple[list[float], list[float]]:
 def realisation_offset(kernel: Kernel) -> float:
     """|θ_float − θ_exact|₂ of the float64 realisation (rates like ln(1/a) are rounded): the
     float64 model lies in this ball around the exact one, so its errors obey B(β + offset)."""
-    ctx = mpmath.MPContext()
-    ctx.prec = 128
+    ctx = fixed_context(128)
     rates, coeffs = realisation(kernel)
     w = ctx.mpf(kernel.weights[0].numerator) / kernel.weights[0].denominator
     if isinstance(kernel, ExponentialKernel):

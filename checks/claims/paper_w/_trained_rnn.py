@@ -5,8 +5,10 @@ approximants.
 trained with Adam on both targets — App. D's optimiser settings (learning rate 0.005, mean squared
 error, batch 128, stop at validation loss 1e-8) and training grid {Δt, …, 3.2}, with a budget sized
 for ``recmem verify`` (:data:`VERIFY_TRAINING`) — as the Euler-discretised RNN of
-:mod:`recmem.numerics.rnn_training`, then measured on the claim's evaluation grid, β list,
-samples, Heaviside magnitudes and norm: E_m(β), the perturbed models' memories, and the stability
+:mod:`recmem.numerics.rnn_training`; all widths of both targets train at once as one stack,
+each model on its own data, start, batches and gradient, as it would alone (``train_stack``) —
+then measured on the claim's evaluation grid, β list, samples, Heaviside magnitudes and norm:
+E_m(β), the perturbed models' memories, and the stability
 radius β₀(m) of each trained model (the smallest weight perturbation after which its memory stops
 decaying: :func:`recmem.numerics.rnn_training.euler_stability_radius`, exact up to a 1-D
 minimisation).
@@ -118,33 +120,40 @@ def _compute(ctx: Context, device: str, settings: TrainSettings) -> TrainedStudy
     dt = float(ctx["t_step"])
     betas = _betas(ctx)
     T = int(ctx["n_t"])
+    spec = rt.Spec(str(ctx["activation"]), "direct", dt)
     cells = {}
     with one_cpu_thread():
+        # every (target, width) model with its own start, data, batches and seed (the draws of
+        # training it alone), trained at once as one stack (rt.train_stack: the same gradients and
+        # Adam steps, one step for all 14 models instead of one per model)
+        jobs = []
         for ti, tg in enumerate(TARGETS):
             target = rt.MemoryTarget(_kernel(ctx, tg), dt)
             rng = np.random.default_rng([ctx.seed, 29, ti])
             xt, yt = rt.regression_data(target, settings.train_size, settings.train_steps, rng, device=device)
             xv, yv = rt.regression_data(target, settings.test_size, settings.train_steps, rng, device=device)
             for m in ctx["ms"]:
-                spec = rt.Spec(str(ctx["activation"]), "direct", dt)
                 W0 = rt.stable_init(m, settings.rate_lo, 1 / dt, np.random.default_rng([ctx.seed, 31, m]))
                 gen = torch.Generator().manual_seed(int(np.random.default_rng([ctx.seed, 37, m])
                                                         .integers(2**62)))
                 model = rt.EulerRNN(spec, W0, gen).to(device)
-                start = _mse(model, xt, yt)
-                hist = rt.train(model, (xt, yt, xv, yv), epochs=settings.epochs, batch_size=settings.batch,
-                                lr=settings.lr, seed=ctx.seed * 1000 + 41 * m + ti,
-                                target_loss=settings.target_loss)
-                theta = model.theta()
-                pert = rt.perturb(spec, theta, target, betas, int(ctx["samples"]), (ctx.seed, 43, ti, m), T,
-                                  list(ctx["magnitudes"]), str(ctx["norm"]), device)
-                W = theta["W"]
-                cells[(tg, m)] = TrainedCell(
-                    tg, m, hist.val[-1] if hist.val else float("nan"), hist.epochs, hist.stopped,
-                    rt.euler_stability_radius(W, dt),
-                    float(max(np.linalg.norm(W, 2), *(np.linalg.norm(theta[k]) for k in "Ubc"))),
-                    [float(v) for v in pert.estimate.values], pert.study.memory,
-                    np.asarray(pert.estimate.points.beta_index), _mse(model, xt, yt), start)
+                jobs.append((ti, tg, m, target, model, (xt, yt, xv, yv), _mse(model, xt, yt)))
+        hist = rt.train_stack([j[4] for j in jobs], [j[5] for j in jobs], epochs=settings.epochs,
+                              batch_size=settings.batch, lr=settings.lr,
+                              seeds=[ctx.seed * 1000 + 41 * m + ti for ti, _, m, *_ in jobs],
+                              target_loss=settings.target_loss)
+        for ti, tg, m, target, model, (xt, yt, xv, yv), start in jobs:
+            theta = model.theta()
+            pert = rt.perturb(spec, theta, target, betas, int(ctx["samples"]), (ctx.seed, 43, ti, m), T,
+                              list(ctx["magnitudes"]), str(ctx["norm"]), device)
+            W = theta["W"]
+            # the final validation loss of this model (the stack's history holds the sum)
+            val = _mse(model, xv, yv) if hist.val else float("nan")
+            cells[(tg, m)] = TrainedCell(
+                tg, m, val, hist.epochs, hist.stopped, rt.euler_stability_radius(W, dt),
+                float(max(np.linalg.norm(W, 2), *(np.linalg.norm(theta[k]) for k in "Ubc"))),
+                [float(v) for v in pert.estimate.values], pert.study.memory,
+                np.asarray(pert.estimate.points.beta_index), _mse(model, xt, yt), start)
     return TrainedStudy(cells, betas, np.arange(T) * dt)
 
 

@@ -38,6 +38,7 @@ from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.certified import fixed_context
 from recmem.theory.limit_decay import (
     BETA,
     BETA0,
@@ -367,8 +368,7 @@ def _abs_ball(v: Any) -> Any:
 
 def _kappa_g(m: int, t: mpmath.mpf) -> mpmath.mpf:
     """(|f_m(t)| + |f_{m+1}(t)|)/|f_m(t) − f_{m+1}(t)| at 64 bits: the cancellation in g."""
-    ctx = mpmath.MPContext()
-    ctx.prec = 64
+    ctx = fixed_context(64)
     x = mp_arith(ctx)
     seq = SEQUENCES["converging"]
     a, b = seq.f_m(x, m, ctx.mpf(t)), seq.f_m(x, m + 1, ctx.mpf(t))

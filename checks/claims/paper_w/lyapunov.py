@@ -24,6 +24,7 @@ from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.certified import fixed_context
 from recmem.theory.lyapunov import LyapunovIntegral
 
 QUOTE = (r"Since every $W_{m}$ is Hurwitz matrix, consider the corresponding (continuous) Lyapunov "
@@ -191,8 +192,7 @@ def _done(e: Evidence, t0: float, **kw: Any) -> Evidence:
 def _mp(p: Any, bits: int) -> tuple[Any, Any]:
     from recmem.numerics.lyapunov import to_mp
 
-    ctx = mpmath.MPContext()
-    ctx.prec = bits + 64
+    ctx = fixed_context(bits + 64)
     return ctx, to_mp(p.cpu().numpy() if hasattr(p, "cpu") else p, ctx)
 
 

@@ -43,6 +43,7 @@ from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.certified import fixed_context
 from recmem.theory.lyapunov import DiagCubeBound, LocalQuartic, quartic
 
 QUOTE = (r"Lemma A.9. Assume $\{W_m \in \mathbb{R}^{m \times m}\}_{m=1}^{\infty}$ is a sequence of "
@@ -122,8 +123,7 @@ def ratio_in(backend: AbstractBackend, w: Any, dirs: list[list[Fraction]], cond:
     from recmem.numerics.lyapunov import to_float64, to_mp
 
     if kind == "mpmath":
-        ctx = mpmath.MPContext()
-        ctx.prec = bits
+        ctx = fixed_context(bits)
         wm, pm = to_mp(w, ctx), ctx.matrix(p)
         best, arg = ctx.mpf(-1), dirs[0]
         for d in dirs:
@@ -706,8 +706,7 @@ def _cube_in(backend: AbstractBackend, law: DiagCubeBound, w: list[list[Fraction
                             lambda k: flint.arb(k).sqrt())
         return lc.ball_value(lhs, bits), lc.ball_value(rhs, bits)
     if kind == "mpmath":
-        ctx = mpmath.MPContext()
-        ctx.prec = bits
+        ctx = fixed_context(bits)
         conv: Callable[[Fraction], Any] = lambda x: ctx.mpf(x.numerator) / x.denominator  # noqa: E731
         wa, va = [[conv(x) for x in row] for row in w], [conv(x) for x in v]
         c = diag_product(wa, va)

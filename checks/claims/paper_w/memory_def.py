@@ -32,7 +32,6 @@ import time
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Provenance, by_arithmetic
@@ -41,6 +40,7 @@ from recmem.checks.claims.paper_w import _memory as mm
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_harness_proof, from_proof
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.kernels import ExpSumKernel
 from recmem.theory.memory_defs import DecayReading, Normalisation
 from recmem.theory.memory_linear import LinearMemory
@@ -204,6 +204,7 @@ def _numpy(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     return out
 
 
+@mm.small_torch
 def _torch(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     _float64_only(backend)
     t0 = time.perf_counter()
@@ -311,6 +312,7 @@ def normalisation_symbolic(ctx: Context) -> list[Evidence]:
     return [from_proof(normalisation_proof(ctx.law(Normalisation)), time.perf_counter() - t0)]
 
 
+@mm.small_torch
 def normalisation_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     """The package's query of the scalar hardtanh RNN with each normalisation (searched lower bounds,
     DOP853 or RK4), compared with each other: the statement says they coincide."""
@@ -401,8 +403,7 @@ def _sin_rates(kind: str, bits: int, x: float) -> tuple[tuple[float, ...], float
         return tuple(tight), float(np.max(np.abs(tight - loose))) + 16 * mm.U64
 
     def rate_mp(prec: int) -> np.ndarray:
-        ctx = mpmath.MPContext()
-        ctx.prec = prec
+        ctx = fixed_context(prec)
         xm = ctx.mpf(x)
         h = ctx.odefun(lambda _, y: ctx.sin(xm - y), 0, ctx.mpf(0))
         return np.array([float(ctx.sin(xm - h(float(t)))) for t in times])

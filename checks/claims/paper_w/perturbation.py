@@ -28,7 +28,6 @@ import time
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 
 from recmem.checks.claim import (
@@ -41,6 +40,7 @@ from recmem.checks.claim import (
     grows,
     parse_fraction,
 )
+from recmem.checks.claims.paper_w._memory import small_torch
 from recmem.checks.claims.paper_w._stability import (
     C_TOL,
     ReadoutCase,
@@ -57,6 +57,7 @@ from recmem.checks.claims.paper_w._stability import (
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof, harness
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.kernels import ExponentialKernel, parse_kernel
 from recmem.numerics.perturbation import (
     MARGIN,
@@ -293,6 +294,7 @@ def _nested_max_consistent(est: Estimate) -> tuple[bool, str]:
 
 
 # ---- torch: targeted search, the readout case in torch, closed form vs LAPACK and RK4 -----------
+@small_torch
 def _torch(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     import torch
 
@@ -411,8 +413,7 @@ def _best_points(est: Estimate) -> list[int]:
 
 def _mpmath(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     law = ctx.law(PerturbationSup)
-    mp = mpmath.MPContext()
-    mp.prec = backend.precision_bits
+    mp = fixed_context(backend.precision_bits)
     u = float(backend.unit_roundoff)
     out = []
     t0 = time.perf_counter()

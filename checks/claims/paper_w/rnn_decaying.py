@@ -208,6 +208,7 @@ def _scalar(backend: AbstractBackend, ctx: Context) -> Evidence:
                     data={"t": CURVE_TIMES.tolist(), "searched": lower.tolist()})
 
 
+@mm.small_torch
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     """The RNNs of the statement's classes: App. I.1's hardtanh RNN when admitted (non-decay); the
     diagonally stable tanh/hardtanh RNNs and the scalar hardtanh RNN when admitted."""

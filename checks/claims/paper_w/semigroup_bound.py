@@ -29,6 +29,7 @@ from recmem.checks.claims.paper_w import _lyapunov as lc
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, from_proof
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.certified import fixed_context
 from recmem.theory.lyapunov import SemigroupBound
 
 QUOTE = (r"Therefore the original unperturbed recurrent weight matrix $W_{m}$ satisfies the "
@@ -148,8 +149,7 @@ def norm_exp(backend: AbstractBackend, w: Any, t: Fraction, bits: int) -> lc.Val
             g = lc.lmax(e.transpose() * e, "flint", bits)
         return g.sqrt()  # ‖e^{Wt}‖₂ = √λ_max(EᵀE), its ends rounded outwards
     if kind == "mpmath":
-        ctx = mpmath.MPContext()
-        ctx.prec = bits
+        ctx = fixed_context(bits)
         e = ctx.expm(to_mp(w, ctx) * (ctx.mpf(t.numerator) / t.denominator))
         return lc.Value.point(max(ctx.svd_r(e, compute_uv=False)), bits)
     import numpy as np
@@ -179,8 +179,7 @@ def bound_in(backend: AbstractBackend, law: SemigroupBound, beta0: Fraction, t: 
             x = law.bound(b, flint.arb(flint.fmpq(t.numerator, t.denominator)), lambda z: z.exp())
         return lc.ball_value(x, bits)
     if kind == "mpmath":
-        ctx = mpmath.MPContext()
-        ctx.prec = bits
+        ctx = fixed_context(bits)
         x = law.bound(ctx.mpf(beta0.numerator) / beta0.denominator,
                       ctx.mpf(t.numerator) / t.denominator, ctx.exp)
         return lc.Value.point(x, bits)

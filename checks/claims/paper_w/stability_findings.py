@@ -24,7 +24,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 
 from recmem.checks.claim import Claim, Context, Provenance
@@ -32,6 +31,7 @@ from recmem.checks.claims.paper_w._stability import C_TOL
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.certified import fixed_context
 from recmem.theory.stability import (
     BallInclusion,
     GridHorizons,
@@ -76,8 +76,7 @@ class Arith:
             self.q = lambda v: torch.tensor(float(v), dtype=tdt)
             self.sqrt, self.exp = torch.sqrt, torch.exp
         elif kind == "mpmath":
-            ctx = mpmath.MPContext()
-            ctx.prec = bits
+            ctx = fixed_context(bits)
             self.q = lambda v: ctx.mpf(v.numerator) / v.denominator
             self.sqrt, self.exp = ctx.sqrt, ctx.exp
         elif kind == "flint":

@@ -49,6 +49,7 @@ values (a statistical refutation, and marked so).
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -59,6 +60,7 @@ import numpy as np
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, by_arithmetic, grows
 from recmem.checks.claims.paper_o._studies import ints_param, judged_points, trend_evidence
+from recmem.checks.claims.paper_w._memory import small_torch
 from recmem.checks.claims.paper_w._stability import (
     C_TOL,
     ball_lower,
@@ -76,6 +78,7 @@ from recmem.checks.claims.paper_w._stability import (
 )
 from recmem.checks.verdict import Evidence, Outcome, consistency, descriptive, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.kernels import Kernel, parse_kernel
 from recmem.numerics.perturbation import (
     LINEAR_BLOCKS,
@@ -217,15 +220,23 @@ def _reference_cell(ctx: Context, target: str, m: int) -> Cell:
     CERTIFIED points per β are then evaluated in balls with the enclosed coefficients. The
     precision doubles (up to 8× the requested bits) until every error ball is narrow: the fit's
     coefficients are huge and cancel, so their radii are amplified by max|a|/E_m(0)."""
-    from recmem.numerics.expsum_fit import ls_kappa
-
-    kappa = ls_kappa(_grid(ctx).values, _rates(m))
+    kappa = _design_kappa(_grid(ctx), m)
     bits = int(ctx.precision_bits)
     while True:
         cell = _reference_at(ctx, target, m, bits, kappa)
         if not cell.wide or 2 * bits > 8 * int(ctx.precision_bits):
             return cell
         bits *= 2
+
+
+@functools.lru_cache(maxsize=64)
+def _design_kappa(grid: Grid, m: int) -> Any:
+    """Certified κ₂ of the design matrix of rates 1…m on ``grid``: it depends on neither target nor
+    seed nor norm, so the reference study and the search's designs (hundreds of cells on a few
+    grids) share it instead of certifying it once per cell."""
+    from recmem.numerics.expsum_fit import ls_kappa
+
+    return ls_kappa(grid.values, _rates(m))
 
 
 def _reference_at(ctx: Context, target: str, m: int, bits: int, kappa: Any) -> Cell:
@@ -566,6 +577,7 @@ def _float_estimates_now(backend: AbstractBackend, ctx: Context) -> dict[tuple[s
     return out
 
 
+@small_torch
 def _float(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     if backend.spec.dtype != "float64":
         raise BackendUnavailable("the App. D study runs in float64")
@@ -645,8 +657,7 @@ def _mpmath(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     # the fits do not depend on the statement: shared with its controls (per precision), with
     # the context they were computed in
     def fresh() -> tuple[Any, dict[tuple[str, int], list[Any]]]:
-        c = mpmath.MPContext()
-        c.prec = backend.precision_bits
+        c = fixed_context(backend.precision_bits)
         return c, {}
 
     (mp, fits), _ = data(_key(ctx, backend.name, "mp-fits"), fresh)

@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 
 from recmem.checks.claim import (
@@ -57,6 +56,7 @@ from recmem.checks.claim import (
     parse_fraction,
 )
 from recmem.checks.claims.paper_o._studies import ints_param, trend_evidence
+from recmem.checks.claims.paper_w._memory import small_torch
 from recmem.checks.claims.paper_w._stability import (
     C_TOL,
     beta_list,
@@ -70,6 +70,7 @@ from recmem.checks.claims.paper_w._stability import (
 )
 from recmem.checks.verdict import HARNESS, Evidence, Outcome, consistency, descriptive, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.certified import fixed_context
 from recmem.numerics.kernels import Kernel, PolynomialKernel, parse_kernel
 from recmem.numerics.perturbation import (
     Estimate,
@@ -236,6 +237,7 @@ def _rk4_tol(ctx: Context, row: Row, u: float) -> float:
     return trunc + C_TOL * (t_max / dt) * u * (1 + float(g.sum())) * (1 + t_max) * max(1.0, mags)
 
 
+@small_torch
 def _torch(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     import torch
 
@@ -444,8 +446,7 @@ def _mpmath(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 def _mp_e0(backend: AbstractBackend, ctx: Context) -> tuple[float, list[str]]:
     from recmem.numerics.perturbation import linear_evaluator
 
-    mp = mpmath.MPContext()
-    mp.prec = backend.precision_bits
+    mp = fixed_context(backend.precision_bits)
     u = float(backend.unit_roundoff)
     grid, norm = _grid(ctx), str(ctx["norm"])
     worst, rows = 0.0, []
