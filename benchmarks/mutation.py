@@ -71,6 +71,7 @@ AREAS = ("statements", "definitions", "numerics", "proofs", "commands", "constan
 DEFINITIONS: tuple[tuple[str, str], ...] = (
     ("numerics/numpy_backend.py", "NumpyBackend.recurrence"),
     ("numerics/numpy_backend.py", "NumpyBackend.vandermonde"),
+    ("numerics/numpy_backend.py", "vander"),  # the one float Vandermonde builder it calls
     ("numerics/mpmath_backend.py", "MpmathBackend.recurrence"),
     ("numerics/flint_backend.py", "FlintBackend.recurrence"),
     ("numerics/torch_backend.py", "TorchBackend.recurrence"),

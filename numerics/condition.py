@@ -394,6 +394,9 @@ def pinned_blas() -> Iterator[str]:
         _BLAS.append(ThreadpoolController())  # numpy's BLAS is loaded: this module imports numpy
     controller = _BLAS[0]
     blas = [m for m in controller.info() if m.get("user_api") == "blas"]
+    # the float64 values come from numpy's BLAS; another one (SciPy's, loaded in some processes
+    # and not in others) must not make rows computed alike read differently
+    blas = [m for m in blas if "numpy" in str(m.get("filepath", ""))] or blas
     what = "; ".join(f"{m.get('internal_api')} {m.get('version')} {m.get('architecture') or ''}"
                      .replace("  ", " ").strip() for m in blas) or "no BLAS found"
     with controller.limit(limits=BLAS_THREADS):

@@ -335,9 +335,10 @@ class EulerRNNStack(torch.nn.Module):
 
     def write_back(self, models: Sequence[EulerRNN]) -> None:
         """Copy model r's trained parameters (its m_r × m_r block) into ``models[r]``."""
+        stacked: Any = self  # nn.Module's __getattr__ types the registered parameters loosely
         with torch.no_grad():
             for r, (mod, m) in enumerate(zip(models, self.widths, strict=True)):
-                mod.M.copy_(self.M[r, :m, :m])
+                mod.M.copy_(stacked.M[r, :m, :m])
                 for k in "Ubc":
                     getattr(mod, k).copy_(getattr(self, k)[r, :m])
 
