@@ -25,3 +25,19 @@ def run(claim_id: str, backends: tuple[str, ...] = FAST_BACKENDS, seed: int = 0,
 def outcomes(result: ClaimResult) -> dict[str, str]:
     """backend → outcome of its (last) check."""
     return {e.backend: str(e.outcome) for e in result.evidence}
+
+
+def count_mp_contexts(monkeypatch: Any) -> list[int]:
+    """From here on, one entry per ``mpmath.MPContext`` made (the per-precision context cache
+    of ``certified.fixed_context`` must make none for a precision it has seen)."""
+    import mpmath
+
+    made: list[int] = []
+    init = mpmath.MPContext.__init__
+
+    def counting(self: Any, *args: Any, **kw: Any) -> None:
+        made.append(1)
+        init(self, *args, **kw)
+
+    monkeypatch.setattr(mpmath.MPContext, "__init__", counting)
+    return made

@@ -9,9 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import mpmath
 import numpy as np
 import pytest
+from claim_helpers import count_mp_contexts
 
 torch = pytest.importorskip("torch")
 
@@ -111,14 +111,7 @@ def test_mpmath_contexts_are_made_once_per_precision(monkeypatch: pytest.MonkeyP
 
     nodes = nd.ring(6, Fraction(9, 10), Fraction(1), 3)
     sigma_bracket(vandermonde_builder(nodes, 6))
-    made: list[int] = []
-    init = mpmath.MPContext.__init__
-
-    def counting(self: Any, *args: Any, **kw: Any) -> None:
-        made.append(1)
-        init(self, *args, **kw)
-
-    monkeypatch.setattr(mpmath.MPContext, "__init__", counting)
+    made = count_mp_contexts(monkeypatch)
     again = nd.ring(6, Fraction(9, 10), Fraction(1), 3)
     sb = sigma_bracket(vandermonde_builder(again, 6))
     assert made == [] and again == nodes and sb.certified

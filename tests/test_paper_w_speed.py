@@ -10,6 +10,7 @@ from typing import Any
 import mpmath
 import numpy as np
 import pytest
+from claim_helpers import count_mp_contexts
 
 torch = pytest.importorskip("torch")
 
@@ -90,14 +91,7 @@ def test_lyapunov_values_reuse_one_mpmath_context_per_precision(
     per call, ~1 ms each)."""
     v = lc.Value.point(mpmath.mpf(2), 256)
     v.mid  # noqa: B018 - the context of this precision exists from here on
-    made: list[int] = []
-    init = mpmath.MPContext.__init__
-
-    def counting(self: Any, *args: Any, **kw: Any) -> None:
-        made.append(1)
-        init(self, *args, **kw)
-
-    monkeypatch.setattr(mpmath.MPContext, "__init__", counting)
+    made = count_mp_contexts(monkeypatch)
     for _ in range(20):
         assert v.mid == 2 and v.rad == 0
         v.scale(__import__("fractions").Fraction(1, 3))
