@@ -174,6 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
     memory_cli.add_parser(sub)
     condition_cli.add_parser(sub)
 
+    from recmem.checks import coverage_cli
+
+    coverage_cli.add_parser(sub)
+
     from recmem.checks.reproduce import cli as reproduce_cli
 
     reproduce_cli.add_parser(sub)
@@ -213,6 +217,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         about = escape(c.title) + (f"\n[dim]uses {', '.join(c.uses)}[/]" if c.uses else "")
         table.add_row(c.id, *([escape(c.provenance.short())] if with_source else []), about)
     con.print(table)
+    from recmem.checks.coverage_cli import summary_lines
+
+    for line in summary_lines([args.paper] if args.paper else list(PAPERS)):  # `recmem coverage`
+        con.print(escape(line))
     if args.json:
         from recmem.checks.outputs import write_atomic
 
@@ -490,6 +498,15 @@ def cmd_condition(args: argparse.Namespace) -> int:
         return _usage(str(exc))
 
 
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from recmem.checks.coverage_cli import CoverageUsageError, run
+
+    try:
+        return run(args)
+    except CoverageUsageError as exc:
+        return _usage(str(exc))
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from recmem.checks.reproduce import cli as reproduce_cli
 
@@ -502,7 +519,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "show": cmd_show, "verify": cmd_verify, "fuzz": cmd_fuzz,
-               "memory": cmd_memory, "condition": cmd_condition, "reproduce": cmd_reproduce}
+               "memory": cmd_memory, "condition": cmd_condition, "reproduce": cmd_reproduce,
+               "coverage": cmd_coverage}
     try:
         with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
             code = handler[args.command](args)

@@ -62,6 +62,8 @@ RECORD_TYPES: dict[str, tuple[str, str]] = {
         "recmem.checks.claims.paper_w.stable_exp.FitDesign",
         "recmem.checks.claims.paper_w.theorem.TheoremDesign",
         "recmem.theory.limit_decay_families.DecayFamily",
+        "recmem.theory.linear_functionals.Functional",
+        "recmem.theory.linear_rnn_conv.KernelInstance",
         "recmem.theory.lyapunov_sequences.ToeplitzSequence",
         "recmem.theory.memory_rnn.Instance2",
     )}

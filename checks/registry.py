@@ -50,7 +50,8 @@ def _order(claim: Claim) -> tuple[str, int, str]:
 _MODULE_ORDER = {name: i for i, name in enumerate(
     ["unroll", "vandermonde-form", "det", "invertible", "reconstruct", "ring", "timestamp",
      "roots-of-unity", "real-illcond", "ring-conditioning", "sparse", "sparse-conditioning",
-     "block", "relaxation", "causal-fill", "universality",
+     "block", "relaxation", "causal-fill", "universality", "pinkus", "rnn-universality",
+     "linear-functional-conv", "linear-rnn-conv",
      # paper W
      "memory-linear", "memory-def", "memory-impulse", "rnn-linear-memory", "rnn-decaying",
      "perturbation", "stable-exp", "activations", "theorem", "lyapunov", "lyapunov-bound",

@@ -126,6 +126,9 @@ class Report:
 
     meta: dict[str, Any]
     claims: list[ClaimResult] = field(default_factory=list)
+    # the encoded JSON of each finished claim, by identity (write_json)
+    _encoded: dict[int, tuple[ClaimResult, str]] = field(default_factory=dict, init=False,
+                                                          repr=False, compare=False)
     complete: bool = False
 
     @classmethod
@@ -175,8 +178,26 @@ class Report:
                 "claims": [c.to_dict() for c in self.claims]}
 
     def write_json(self, path: str | os.PathLike[str]) -> None:
-        """Write atomically, so an interrupted run leaves the last complete file behind."""
-        write_atomic(Path(path), json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        """Write atomically, so an interrupted run leaves the last complete file behind.
+
+        The file is rewritten after every claim of a run: each claim's part is encoded once and
+        kept (a finished claim's result does not change), so a run of n claims encodes n parts,
+        not n²/2; the text is the same as ``json.dumps(self.to_dict(), indent=2)``."""
+        head = json.dumps({**self.meta, "complete": self.complete, "summary": self.counts(),
+                           "claims": []}, indent=2, ensure_ascii=False)
+        if self.claims:
+            parts = []
+            for c in self.claims:
+                kept = self._encoded.get(id(c))
+                if kept is None or kept[0] is not c:
+                    text = json.dumps(c.to_dict(), indent=2, ensure_ascii=False)
+                    # one level deeper than the top-level object: two more indents of 2
+                    kept = (c, "\n".join("    " + line for line in text.splitlines()))
+                    self._encoded[id(c)] = kept
+                parts.append(kept[1])
+            assert head.endswith('"claims": []\n}')
+            head = head[:-len("[]\n}")] + "[\n" + ",\n".join(parts) + "\n  ]\n}"
+        write_atomic(Path(path), head + "\n")
 
     def to_markdown(self) -> str:
         lines = ["# recmem verification report", "",

@@ -149,8 +149,8 @@ class ControlRun:
         d: dict[str, Any] = {"change": self.change, "statement": self.statement,
                              "verdict": str(self.verdict), "told_apart": self.told_apart,
                              "counterexample": self.counterexample}
-        decisive = [e.to_dict() for e in self.evidence
-                    if e.outcome in (Outcome.REFUTE, Outcome.FAIL)][:3]
+        decisive = [e.to_dict() for e in [e for e in self.evidence
+                                          if e.outcome in (Outcome.REFUTE, Outcome.FAIL)][:3]]
         if decisive:
             d["decided_by"] = decisive
         return d

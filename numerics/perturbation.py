@@ -506,17 +506,16 @@ def linear_response_arb(W: np.ndarray, U: np.ndarray, c: Sequence[Any],
     cc = flint.arb_mat([[ball(v) for v in c] + [flint.arb(0)]])
     start = e0 * flint.arb_mat([[flint.arb(float(u)), flint.arb(0)] for u in U]
                                + [[flint.arb(0), flint.arb(1)]])
-    # powers of the step's exponential by doubling (P_{L+k} = P_k·pw^L): each power is a product of
-    # ⌈log₂ n⌉ factors, so ball radii grow over a few levels instead of over n chained products
-    powers = [flint.arb_mat(m + 1, m + 1)]
-    for i in range(m + 1):
-        powers[0][i, i] = 1
-    while len(powers) < grid.n:
-        powers += [p * pw for p in powers[: grid.n - len(powers)]]
+    # the rows cc·P_k, P_k the k-th power of the step's exponential, by doubling (cc·P_{L+k} =
+    # (cc·P_k)·pw^L): each is a product of ⌈log₂ n⌉ factors, so ball radii grow over a few levels
+    # instead of over n chained products; a row times a matrix costs (m + 1)², not (m + 1)³
+    heads = [cc]
+    while len(heads) < grid.n:
+        heads += [h * pw for h in heads[: grid.n - len(heads)]]
         pw = pw * pw
     rates, outs = [], []
     for k in range(grid.n):
-        v = cc * (powers[k] * start)
+        v = heads[k] * start
         rates.append(v[0, 0])
         # cc's last entry is 0, so the constant row of the output column does not enter
         outs.append(v[0, 1])

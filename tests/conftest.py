@@ -21,6 +21,13 @@ import mpmath
 import pytest
 from hypothesis import HealthCheck, is_hypothesis_test, settings
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # pytest-xdist runs one worker per core: each worker's BLAS, OpenMP and torch (and the CLI
+    # subprocesses it starts) get one thread, since nested threads oversubscribe the cores (two
+    # workers × two spinning BLAS threads on a 2-core machine). Set before numpy or torch load.
+    for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
+
 settings.register_profile("ci", max_examples=30, derandomize=True, database=None, deadline=None,
                           print_blob=True, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None,
@@ -38,11 +45,22 @@ def _cuda_available() -> bool:
     return bool(torch.cuda.is_available())
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true", default=False,
+                     help="also run the tests marked `long` (campaigns at their full budgets and "
+                          "sweeps whose cases the default run covers otherwise: minutes each)")
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if is_hypothesis_test(getattr(item, "obj", None)):
             item.add_marker(pytest.mark.property)
+    if not config.getoption("--long"):
+        skip_long = pytest.mark.skip(reason="a long test: run with --long")
+        for item in items:
+            if "long" in item.keywords:
+                item.add_marker(skip_long)
     if _cuda_available():
         return
     skip = pytest.mark.skip(reason="needs CUDA (torch.cuda.is_available() is False)")

@@ -8,7 +8,6 @@ and the statistics behind the designs (numerics.designs) are exact."""
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from collections import Counter
 from dataclasses import replace
@@ -59,10 +58,9 @@ def test_exact_campaign_survives_and_refutes_every_control(claim_id: str) -> Non
     assert max(firsts.values()) <= 10, firsts
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("CI", "").lower() in ("1", "true"),
-                    reason="a long campaign (about a minute per claim on 2 cores): run without CI "
-                           "(the dev and fuzz profiles), to keep the CI suite under 10 minutes")
+# a long campaign (about a minute per claim on 2 cores): run with --long; the default run keeps
+# the short campaigns above (every control refuted at a small budget)
+@pytest.mark.long
 @pytest.mark.parametrize("claim_id", STUDIES)
 def test_study_campaign_refutes_every_control_at_the_default_budget(claim_id: str) -> None:
     """`recmem fuzz CLAIM --controls` at its default 500 examples (about a minute each)."""

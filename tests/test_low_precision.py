@@ -23,7 +23,10 @@ TRUE = {cid for cid, v in EXPECTED.items() if v.ok}
 NOT_SWEPT = {"O.universality"}
 
 
-@pytest.mark.parametrize("backend", ["mpmath@12", "mpmath@24", "numpy:float32"])
+# 24 bits is float32's precision: the default run sweeps mpmath at 12 bits and numpy in float32;
+# mpmath at 24 bits (both papers: minutes) runs with --long
+@pytest.mark.parametrize("backend", ["mpmath@12", pytest.param("mpmath@24", marks=pytest.mark.long),
+                                     "numpy:float32"])
 @pytest.mark.parametrize("paper", ["O", "W"])
 def test_low_precision_is_honest(paper: str, backend: str) -> None:
     ids = [c.id for c in rc.list_claims(paper=paper) if c.id not in NOT_SWEPT]

@@ -116,3 +116,16 @@ def test_cells_with_pipes_round_trip() -> None:
     row = rt.render_row(claim, "VERIFIED")
     text = f"{rt.begin_marker('W')}\n{rt.HEADER[0]}\n{rt.HEADER[1]}\n{row}\n{rt.end_marker('W')}\n"
     assert rt.parse_table(text, "W") == [rt.Row(claim.id, "VERIFIED", rt.one_line(claim))]
+
+
+def test_the_coverage_counts_are_the_ledgers() -> None:
+    """The README's coverage table states each paper's counts as `recmem coverage` computes them
+    (issue 21); with the paper texts present, the items they number are counted as well."""
+    from recmem.checks.coverage import coverage
+
+    for paper in PAPERS:
+        counts = coverage(paper, verdicts={}).counts()
+        row = (f"| {sum(counts.values())} | {counts['checked']} | {counts['definition']} | "
+               f"{counts['not-checkable']} | {counts['uncovered']} |")
+        assert any(line.startswith(f"| {paper} (") and line.endswith(row)
+                   for line in _text().splitlines()), (paper, row)

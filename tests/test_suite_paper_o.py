@@ -28,6 +28,9 @@ EXPECTED = {
     "O.sparse-conditioning": INC, "O.sparse-conditioning.hermitian": INC, "O.block": R,
     "O.block.corrected": V, "O.block.literal-vtilde": R, "O.relaxation": R,
     "O.relaxation.corrected": V, "O.causal-fill": V,
+    # App. A's cited theorems, checked on instances (issue 21): never more than CORROBORATED
+    "O.pinkus": C, "O.rnn-universality": C, "O.linear-functional-conv": C,
+    "O.linear-functional-conv.intended": C, "O.linear-rnn-conv": C,
 }
 
 

@@ -132,7 +132,7 @@ CLAIMS = [
         statement=CausalFill(),
         validate=sp.parameter_check(lambda v: (int(v["M"]), int(v["R"])),
                                     CausalFill().recovery),
-        provenance=Provenance("O", "App. C, Step 2, eq. (29)", QUOTE),
+        provenance=Provenance("O", "App. C, Step 2, eq. (28)–(29)", QUOTE),
         tolerance="exact (SymPy, ℚ(i)); enclosure (flint); c·(kM + N − 1)·κ₂(Ω_k)·κ₂(Ψ_k)·u "
                   "with both κ₂ certified (floats)",
         uses=("O.sparse", "O.block.corrected"),

@@ -358,7 +358,7 @@ CLAIMS = [
         summary="k = log_{λ₀}(…) fails for λ₀ = 0, 1, negative or complex λ₀ (principal branch)",
         title="Timestamp recovery from the constant feature",
         statement=th.PRINTED,
-        provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp) and App. B, eq. (27)",
+        provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp), App. B, App. C eq. (27), (30)",
                               QUOTE_31 + " … " + QUOTE_B),
         tolerance="exact (ℚ(i)) or enclosure (flint ball of the recovered value); points: "
                   "|t̂ − k| ≤ τ_k from c·κ_z(k)·u",
@@ -379,7 +379,7 @@ CLAIMS = [
                 "horizon per precision reported",
         title="Timestamp recovery by moduli",
         statement=th.CORRECTED,
-        provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp) and App. B, eq. (27)",
+        provenance=Provenance("O", "§3.1 (Reconstruction of the timestamp), App. B, App. C eq. (27), (30)",
                               QUOTE_31 + " … " + QUOTE_B),
         tolerance="exact (SymPy, ℚ); numerics: |t̂ − k| ≤ τ_k from |ẑ − z| ≤ c·κ_z·u up to the "
                   "horizon the analysis certifies (theory.timestamp.horizon_bound); measured "

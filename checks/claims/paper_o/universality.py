@@ -331,7 +331,7 @@ CLAIMS = [
               "nonlinear seq-to-seq map",
         statement=Universality(),
         provenance=Provenance(
-            "O", "§4, Thm. 1, App. E.3 (eq. 37–38, Fig. 9)",
+            "O", "§4, Thm. 1, eq. (7), App. E.3 (eq. 37–38, Fig. 9)",
             "Theorem 1 (Informal) Assume finite-length sequence data is generated from a "
             "sequence-to-sequence model such that Assumption (B) holds. Consider a randomly "
             "initialized linear recurrent network of size N, with N large enough depending on "

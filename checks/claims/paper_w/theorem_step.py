@@ -177,7 +177,8 @@ CLAIMS = [
         statement=StableStep(offset=Fraction(1)),
         provenance=Provenance("W", "App. A.9 (proof of Thm 3.9) eqs. (47), (53)–(54), (64), (67)–(68); "
                               "App. A.8 "
-                              "(same step for 𝒜₀)", f"{QUOTE_47} … {QUOTE_53} … {QUOTE_67}"),
+                              "(same step for 𝒜₀: eqs. (32)–(33), (43))",
+                              f"{QUOTE_47} … {QUOTE_53} … {QUOTE_67}"),
         tolerance=TOL,
         uses=("W.theorem", "W.memory-def.normalisation", "W.activations", "W.lyapunov-local"),
         symbolic=symbolic,
