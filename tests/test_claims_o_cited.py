@@ -173,6 +173,32 @@ def test_linear_functional_conv_holds_exactly(claim_id) -> None:
     check()
 
 
+@pytest.mark.parametrize("claim_id", ["O.linear-functional-conv", "O.linear-functional-conv.intended"])
+def test_linear_functional_conv_numeric_side_by_quadrature(claim_id) -> None:
+    """The definitions integrated by quadrature (float64, mpmath) pass for the statement within
+    4·64·u and fail for every control (the functional the dropped hypothesis let in is no
+    convolution, by residuals far beyond the tolerance)."""
+    r = run(claim_id, backends=("numpy", "mpmath@128"), examples=5)
+    for backend in ("numpy", "mpmath@128"):
+        ev = _ev(r, backend)
+        assert ev.outcome is Outcome.PASS and float(ev.residual) <= float(ev.tolerance)
+        assert float(ev.tolerance) <= 256 * 2.0 ** -(53 if backend == "numpy" else 128)
+        for c in r.controls:
+            cev = next(e for e in c.evidence if e.backend == backend)
+            assert cev.outcome is Outcome.FAIL, (backend, c.change)
+            assert float(cev.residual) > 2.0 ** 20 * float(cev.tolerance), c.change
+    # the convolutions are covered (and represented) only when property 5 is read as
+    # shift-equivariance; as printed, only H = 0 is
+    rows = _ev(r, "numpy").data
+    assert len(rows) == (3 if claim_id.endswith("intended") else 1)
+
+
+@pytest.mark.parametrize("backend", ["numpy:float32", "mpmath@24", "torch:cpu"])
+def test_linear_functional_conv_numeric_side_declines_where_it_cannot_resolve(backend) -> None:
+    r = run("O.linear-functional-conv.intended", backends=(backend,), examples=5)
+    assert all(e.outcome is Outcome.SKIPPED for e in r.evidence if e.backend == backend)
+
+
 # ---- O.linear-rnn-conv ------------------------------------------------------------------------
 
 

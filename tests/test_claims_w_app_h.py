@@ -30,12 +30,13 @@ def _ev(result, backend: str):
 
 
 def test_printed_equivalence_refuted_by_the_hardtanh_rnn() -> None:
-    r = run("W.memory-equivalence", backends=("sympy", "numpy"), examples=10)
+    r = run("W.memory-equivalence", backends=("sympy", "numpy", "mpmath@256"), examples=10)
     assert r.verdict is Verdict.REFUTED
     sym = _ev(r, "sympy")
     assert sym.outcome is Outcome.REFUTE
     assert sym.counterexample["γ(M_heav)"] == "0" and sym.counterexample["γ(M_imp)"] == "1"
     assert _ev(r, "numpy").outcome is Outcome.FAIL  # finite-time slopes: uncertified
+    assert _ev(r, "mpmath@256").outcome is Outcome.FAIL  # the exact pieces: a second arithmetic
     assert _ev(r, SEARCH).outcome is Outcome.REFUTE
     assert r.controls and all(c.verdict is Verdict.REFUTED for c in r.controls)
 
@@ -123,3 +124,33 @@ def test_identity_low_precision_never_fails_the_true_statement(backend) -> None:
     r = run("W.memory-equivalence.identity", backends=(backend,), examples=5)
     assert r.verdict in (Verdict.CORROBORATED, Verdict.INCONCLUSIVE, Verdict.SKIPPED)
     assert all(c.verdict is not Verdict.VERIFIED for c in r.controls or ())
+
+
+def test_piecewise_hardtanh_flow_matches_the_closed_forms() -> None:
+    """The mpmath side's exact pieces reproduce the witness's memories 1/(t + 1) (Heaviside, sup at
+    x = t + 1) and (e − 1)e^(−t) (unit pulse) to the working precision, and the saturated branches."""
+    import mpmath
+
+    from recmem.checks.claims.paper_w import _memory as mm
+    from recmem.checks.claims.paper_w.memory_equivalence import (
+        TIMES,
+        _curves_piecewise,
+        hardtanh_scalar_flow,
+    )
+
+    mp = mm.mp_context(256)
+    heav, eh, imp, ei = _curves_piecewise(MemoryEquivalence(), 256)
+    for t, m_h, m_i, e1, e2 in zip(TIMES, heav, imp, eh, ei, strict=True):
+        assert abs(m_h - 1 / mp.mpf(t + 1)) < mp.mpf(2) ** -240 and e1 < mp.mpf(2) ** -240
+        assert abs(m_i - (mp.e - 1) * mp.exp(-mp.mpf(t))) < mp.mpf(2) ** -240 and e2 < mp.mpf(2) ** -240
+    p = (mp.mpf(-1), mp.mpf(1), mp.zero)
+    # x = −5: h' = −1 until t = 4, then h = −5 + e^(−(t − 4)); x = 1/2: h = (1 − e^(−t))/2
+    h, dh = hardtanh_scalar_flow(p, [(0, None, mp.mpf(-5))], mp.mpf(3), mp)
+    assert h == -3 and dh == -1
+    h, dh = hardtanh_scalar_flow(p, [(0, None, mp.mpf(-5))], mp.mpf(6), mp)
+    assert abs(h - (-5 + mp.exp(-2))) < mp.mpf(2) ** -250 and abs(dh + mp.exp(-2)) < mp.mpf(2) ** -250
+    h, dh = hardtanh_scalar_flow(p, [(0, None, mp.mpf(0.5))], mp.mpf(2), mp)
+    assert abs(h - (1 - mp.exp(-2)) / 2) < mp.mpf(2) ** -250
+    # the same ODE by mpmath's own solver on a smooth stretch (h' = x − h, |x − h| ≤ 1)
+    ref = mpmath.odefun(lambda s, y: mpmath.mpf(0.5) - y, 0, 0)(2)
+    assert abs(float(h) - float(ref)) < 1e-12

@@ -8,8 +8,11 @@ RNN h' = hardtanh(x − h): Heaviside memory 1/(t + 1), impulse memory (e − 1)
 impulse), and ``W.memory-equivalence.identity`` App. H's "why special inputs" argument.
 
 Numeric sides: the memories are queried with the package's :func:`~recmem.numerics.memory.memory_function`
-(Heaviside, and impulse pulses) on the witness RNN integrated by DOP853 (numpy) or by mpmath's Taylor
-integrator (mpmath; analytic σ only, i.e. the linear witness), and the decay slopes
+(Heaviside, and impulse pulses) on the witness RNN integrated by DOP853 (numpy); in mpmath the linear
+witness is integrated by mpmath's Taylor integrator, and the hardtanh witness (σ not analytic, so no
+Taylor series) by its exact piecewise solution (:func:`hardtanh_scalar_flow`: between the input's
+switch times and the kinks |z| = 1 of hardtanh the ODE is h' = ±1 or linear, with closed-form solutions
+and closed-form switching times), its sup taken over the same magnitudes as numpy's. The decay slopes
 s = −Δlog M/Δt between consecutive times are compared: the statement says s_heav = factor·s_imp.
 Finite-time slopes are not the limits γ: for the linear witness ρ = e^{−t/2} both memories are the
 same exponential at every t (a pulse of any width δ scales it by (e^{δ/2} − 1)/(δ/2)), so the slopes
@@ -125,6 +128,76 @@ def _curves_mpmath(law: MemoryEquivalence, bits: int) -> tuple[list[Any], ...]:
     return mm.memo(("memory-equivalence mpmath", mm.rnn_key(rnn), width, bits), compute)
 
 
+def hardtanh_scalar_flow(p: tuple[Any, Any, Any], pieces: list[tuple[Any, Any, Any]], t: Any,
+                         mp: Any) -> tuple[Any, Any]:
+    """(h(t), h'(t)) of the scalar RNN h' = hardtanh(wh + ua(s) + b), h(0) = 0, w < 0 (W eq. (1) with
+    σ = hardtanh ∈ 𝒜₀), for a piecewise-constant input a = ``pieces`` [(s0, s1, a), …] (s1 None: to ∞;
+    right-continuous, as the Heaviside u^x and the pulse (x/δ)·1_[0,δ) of W Def. 3.1 / App. F), exactly
+    up to the rounding of ``mp``. ``p`` = (w, u, b) in ``mp``.
+
+    On a piece, z = wh + ua + b obeys z' = w·hardtanh(z): from |z₀| ≤ 1, z = z₀e^{wτ} (it stays there);
+    from z₀ > 1 (< −1), h' = 1 (−1) and z moves linearly towards ±1, reached after τ₁ = (|z₀| − 1)/|w|,
+    then decays as ±e^{w(τ − τ₁)}; h = (z − ua − b)/w off saturation."""
+    w, u, b = p
+    k = -w
+    h, dh = mp.zero, mp.zero
+    for s0, s1, a in pieces:
+        if t < s0:
+            break
+        tau = (t if s1 is None or t < s1 else s1) - s0
+        c0 = u * a + b
+        z0 = w * h + c0
+        if abs(z0) > 1:
+            sign = 1 if z0 > 0 else -1
+            t1 = (abs(z0) - 1) / k  # the kink |z| = 1 is reached in closed form
+            if tau <= t1:
+                h, dh = h + sign * tau, mp.mpf(sign)
+                continue
+            z = sign * mp.exp(-k * (tau - t1))
+        else:
+            z = z0 * mp.exp(-k * tau)
+        h, dh = (z - c0) / w, z
+    return h, dh
+
+
+def _curves_piecewise(law: MemoryEquivalence, bits: int) -> tuple[list[Any], ...]:
+    """The hardtanh witness's memories at TIMES in mpmath at ``bits``: max over x = ±SCALAR_MAGS of
+    |c·h'(t)|/|x| on u^x (Def. 3.1 eq. (5)) and over x = ±IMPULSE_MAGS of |c·h(t) − c·h₀(t)|/|x| on the
+    pulse (x/δ)·1_[0,δ) (App. F eq. (119); h₀ the response to x = 0), the same candidates as the numpy
+    side's memory_function, by :func:`hardtanh_scalar_flow`; error from a second run at bits + 16."""
+    rnn = witness_rnn(law)
+    if rnn.W.shape != (1, 1) or rnn.U.shape != (1, 1) or rnn.sigma.name != "hardtanh" or \
+            not rnn.W[0, 0] < 0:
+        raise ValueError("the piecewise solution is for the scalar hardtanh RNN with w < 0")
+    width = law.width if law.width else Fraction(DIRAC_WIDTH)
+
+    def at(b: int) -> tuple[list[Any], list[Any]]:
+        mp = mm.mp_context(b)
+        # float64 parameters and magnitudes convert exactly
+        p = (mp.mpf(rnn.W[0, 0]), mp.mpf(rnn.U[0, 0]), mp.mpf(rnn.b[0]))
+        c = mp.mpf(rnn.c[0])
+        dl = mm.mq(mp, width)
+        heav, imp = [], []
+        for t in TIMES:
+            tm = mp.mpf(t)
+            heav.append(max(abs(c * hardtanh_scalar_flow(p, [(0, None, s * mp.mpf(x))], tm, mp)[1]) / x
+                            for x in mm.SCALAR_MAGS for s in (1, -1)))
+            def pulse(a: Any, tm: Any = tm) -> Any:
+                return hardtanh_scalar_flow(p, [(0, dl, a), (dl, None, mp.zero)], tm, mp)[0]
+
+            base = pulse(mp.zero)
+            imp.append(max(abs(c * (pulse(s * mp.mpf(x) / dl) - base)) / x
+                           for x in IMPULSE_MAGS for s in (1, -1)))
+        return heav, imp
+
+    def compute() -> tuple[list[Any], ...]:
+        (h1, i1), (h2, i2) = at(bits), at(bits + mm.MP_EXTRA_BITS)
+        return h1, [abs(a - b) for a, b in zip(h1, h2, strict=True)], i1, [
+            abs(a - b) for a, b in zip(i1, i2, strict=True)]
+
+    return mm.memo(("memory-equivalence piecewise", mm.rnn_key(rnn), width, bits), compute)
+
+
 def _slopes(m: Any, e: Any, log: Any) -> tuple[list[Any], list[Any]]:
     """Decay slopes −(log M(t_{j+1}) − log M(t_j))/(t_{j+1} − t_j) and their error bounds
     (e_j/M_j + e_{j+1}/M_{j+1})/Δt (first order in the relative errors)."""
@@ -155,9 +228,12 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         log, u, bits = np.log, mm.U64, 53
     else:
         if law.scope == "rnn":
-            raise mm.unavailable(backend, "hardtanh is not analytic (no Taylor integration); numpy runs")
-        bits = min(backend.precision_bits, 64)
-        mh, eh, mi, ei = _curves_mpmath(law, bits)
+            # closed-form pieces: cheap at the backend's full precision
+            bits = backend.precision_bits
+            mh, eh, mi, ei = _curves_piecewise(law, bits)
+        else:
+            bits = min(backend.precision_bits, 64)
+            mh, eh, mi, ei = _curves_mpmath(law, bits)
         mp = mm.mp_context(bits)
         log, u = mp.log, mp.mpf(2) ** -bits
     sh, esh = _slopes(mh, eh, log)
@@ -287,10 +363,12 @@ def identity_holds(instance: Any, ctx: Context) -> Instance:
 # ---- claims ------------------------------------------------------------------------------------
 
 NUMERIC = by_arithmetic({"numpy": numeric, "mpmath": numeric},
-                        "the witnesses are integrated by DOP853 (numpy) and Taylor series (mpmath); pulse "
-                        "inputs are not in torch's batched RK4 and there is no ODE solver in ball arithmetic")
+                        "the witnesses are integrated by DOP853 (numpy) and Taylor series or exact pieces "
+                        "(mpmath); pulse inputs are not in torch's batched RK4 and there is no ODE solver "
+                        "in ball arithmetic")
 TOL = ("exact (SymPy: closed-form memories and their rates; exact search over witnesses); numpy/mpmath: "
-       "finite-time decay slopes within the integrators' a-posteriori error estimates")
+       "finite-time decay slopes within the integrators' a-posteriori error estimates (mpmath: the change "
+       "from a run at 16 more bits) + 64u")
 
 CLAIMS = [
     Claim(
