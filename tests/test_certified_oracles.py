@@ -518,3 +518,31 @@ def test_vandermonde_sigma_falls_back_to_the_gram_route_when_never_separated(
     monkeypatch.setattr(cond, "MAX_BITS", 512)
     sb = cond.vandermonde_sigma(parse_family("circle:1/2").nodes(8, 0), 8)
     assert sb.certified and q(sb.kappa.lo) <= 2**7 <= q(sb.kappa.hi)
+
+
+def test_failed_enclosures_are_retried_at_twice_the_precision_before_the_brackets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enclosures that fail at 128 bits only (as on clustered but distinct eigenvalues) are tried
+    at 256 before the Gershgorin brackets: on diag(1, 2) the bracket comes from the enclosures at
+    256 bits, contains the exact σ = 2 and 1, and no bracket is computed."""
+    import flint
+
+    real_balls, real_gersh = certified.eigenvalue_balls, certified._gershgorin_extreme
+    gersh: list[int] = []
+
+    def fail_at_128(g: Any) -> Any:
+        if flint.ctx.prec <= 128:
+            raise ValueError("planted: enclosures failed at 128 bits")
+        return real_balls(g)
+
+    def spy(p: Any, bits: int, largest: bool) -> Any:
+        gersh.append(bits)
+        return real_gersh(p, bits, largest)
+
+    monkeypatch.setattr(certified, "eigenvalue_balls", fail_at_128)
+    monkeypatch.setattr(certified, "_gershgorin_extreme", spy)
+    sb = sigma_bracket(exact_matrix_builder(rows_of([[1, 0], [0, 2]])), start_bits=128,
+                       max_bits=1024)
+    assert sb.certified and sb.bits == 256 and not gersh
+    assert contains_sqrt(sb.smax, Fraction(4)) and contains_sqrt(sb.smin, Fraction(1))
+    assert contains_sqrt(sb.fro, Fraction(5))
