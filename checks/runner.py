@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import functools
 import os
 import pickle
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from recmem.checks import execution, interrupt, registry
@@ -226,47 +224,40 @@ def run_claim_job(job: ClaimJob) -> ClaimResult:
     return _picklable(result)
 
 
-@functools.cache
-def _recmem_constants() -> Any:
-    """The literals Hypothesis would collect from every recmem source file (its own parser and
-    limits), each file once, in a fixed order."""
-    from hypothesis.internal.constants_ast import Constants, _constants_from_source
+def _no_local_constants() -> Any:
+    """The pool of "local constants" Hypothesis mixes into a claim's search: empty.
 
-    import recmem.checks
-    import recmem.numerics
-    import recmem.theory
+    Hypothesis would collect the literals of every local source file loaded so far (about 5 s of
+    parsing per process for recmem's sources); recmem's literals say nothing about a claim's
+    domain, and a pool built from them would make the draws change with every edit to any
+    source file. Hypothesis's own edge values (zero, infinities, boundaries) still come."""
+    from hypothesis.internal.constants_ast import Constants
 
-    pool = Constants()
-    for package in (recmem.theory, recmem.numerics, recmem.checks):
-        for folder in sorted(package.__path__):
-            for path in sorted(Path(folder).rglob("*.py")):
-                with contextlib.suppress(OSError, SyntaxError, ValueError):
-                    pool |= _constants_from_source(path.read_bytes(), limit=True)
-    return pool
+    return Constants()
 
 
 @contextlib.contextmanager
 def _search_constants_pinned() -> Iterator[None]:
-    """While a claim runs, Hypothesis's pool of "local constants" is recmem's own, whatever the
-    process has imported.
+    """While a claim runs, Hypothesis's pool of "local constants" is empty, whatever the process
+    has imported.
 
     Hypothesis mixes into its draws literals from the source of every *local* (not installed)
     module loaded so far, so with an editable install a search's instances depend on which
     modules the process happened to import before it: on the claims run earlier in the same
     process, on the command line's own modules, on pytest's. A claim run in a worker process
-    would then draw other instances than in a serial run. With the pool fixed (every recmem
-    source file's literals) the draws depend on the claim, its seed and recmem's source only.
+    would then draw other instances than in a serial run. With the pool fixed (and empty) the
+    draws depend on the claim and its seed only.
     Relies on Hypothesis internals; where they are missing, the pool is left as it is."""
     try:
         from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import _constants_from_source  # noqa: F401
+        from hypothesis.internal.constants_ast import Constants  # noqa: F401
 
         original = providers._get_local_constants
         cache = providers.CONSTANTS_CACHE.cache
     except (ImportError, AttributeError):
         yield
         return
-    providers._get_local_constants = _recmem_constants  # read when a search first needs it
+    providers._get_local_constants = _no_local_constants  # read when a search first needs it
     cache.clear()
     try:
         yield
@@ -325,12 +316,10 @@ def _failed_result(claim: Claim, job: ClaimJob, error: execution.ItemError,
 
 def warm_worker() -> None:
     """What a worker process with a time limit loads before its first claim (every claim's
-    module, Hypothesis, the arithmetics' modules, the pinned search constants), so that no
-    claim's limit pays for it."""
+    module, Hypothesis, the arithmetics' modules), so that no claim's limit pays for it."""
     import recmem.numerics.backend  # noqa: F401
 
     registry.all_claims()
-    _recmem_constants()
 
 
 def _timed_out_result(claim: Claim, job: ClaimJob, error: execution.ItemError,

@@ -13,8 +13,6 @@ import functools
 from fractions import Fraction
 from typing import Any
 
-from hypothesis import strategies as st
-
 from recmem.numerics.exact import QQi
 
 SEARCH_DEN = 8
@@ -47,14 +45,20 @@ def fractions_in(lo: Fraction | int, hi: Fraction | int, max_den: int = SEARCH_D
     bound = max(1, int(max(abs(lo), abs(hi))) + 1)
     pool = [q for q in simple_rationals(max_den, bound) if lo <= q <= hi]
     pool += [q for q in (lo, hi) if q not in pool]
+    from hypothesis import strategies as st  # imported on first use: `recmem list` needs none
+
     return st.sampled_from(sorted(pool, key=_simplicity))
 
 
 def disk(max_den: int = SEARCH_DEN) -> Any:
     """Exact Gaussian rationals in the closed unit disk |z| ≤ 1."""
+    from hypothesis import strategies as st
+
     return st.sampled_from(simple_gaussians(max_den))
 
 
 def node_lists(min_size: int = 1, max_size: int = 6, distinct: bool = False) -> Any:
     """Lists of exact nodes in the closed unit disk."""
+    from hypothesis import strategies as st
+
     return st.lists(disk(), min_size=min_size, max_size=max_size, unique=distinct)

@@ -362,7 +362,9 @@ def mpf_to_fraction(x: Any) -> Fraction:
     sign, man, exp, _ = raw if raw is not None else mpmath.mpf(x)._mpf_
     if not man and exp:  # mpmath's special values (inf, nan) have man = 0 and exp ≠ 0
         raise ValueError(f"not a finite number: {x}")
-    v = Fraction(int(man)) * (Fraction(2) ** int(exp))
+    man, exp = int(man), int(exp)
+    # the same rational as Fraction(man)·2^exp, built in one step (no power of a Fraction)
+    v = Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
     return -v if sign else v
 
 

@@ -62,6 +62,11 @@ def reset() -> None:
 
 def _q(x: Any) -> Fraction | None:
     """An end as an exact rational; None for +∞. InternalInconsistency for NaN or −∞."""
+    raw = getattr(x, "_mpf_", None)
+    if raw is not None and raw[1]:  # a nonzero mantissa: a finite mpmath number (the usual case)
+        from recmem.numerics.certified import mpf_to_fraction
+
+        return mpf_to_fraction(x)
     if isinstance(x, Fraction | int):
         return Fraction(x)
     if isinstance(x, float):

@@ -50,7 +50,9 @@ rounding of A determines σ_max(A) to about ‖E‖_F/σ_max relative, however i
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -75,6 +77,12 @@ def gamma(k: int) -> Fraction:
     """γ_k = k·u/(1 − k·u) for float64 (Higham, §3.1); k·u < 1 is required."""
     if k * U >= 1:
         raise ValueError(f"γ_{k} is undefined for float64 (k·u ≥ 1)")
+    return _gamma(operator.index(k))
+
+
+@functools.lru_cache(maxsize=1024)
+def _gamma(k: int) -> Fraction:
+    # exact, and asked for with the same few k thousands of times per study: computed once each
     return k * U / (1 - k * U)
 
 
@@ -105,9 +113,16 @@ def fro_bounds(x: np.ndarray) -> Interval:
     sq2 = sq.reshape(sq.shape[0], -1) if sq.ndim > 1 else sq.reshape(1, -1)
     # numpy row sums (n terms, relative ≤ γ_{n−1}, any order), then an exact-rounded fsum
     s = Fraction(math.fsum(np.sum(sq2, axis=1).tolist()))
-    g = 2 * gamma(4 + sq2.shape[1])
-    tiny = 2 * a.size * ETA
-    return sqrt_down(max(s * (1 - g) - tiny, Fraction(0))), sqrt_up(s * (1 + g) + tiny)
+    down, up, tiny = _fro_factors(int(sq2.shape[1]), int(a.size))
+    return sqrt_down(max(s * down - tiny, Fraction(0))), sqrt_up(s * up + tiny)
+
+
+@functools.lru_cache(maxsize=1024)
+def _fro_factors(n: int, size: int) -> tuple[Fraction, Fraction, Fraction]:
+    """(1 − 2γ_{n+4}, 1 + 2γ_{n+4}, 2·size·η) of :func:`fro_bounds` for rows of ``n`` squares and
+    ``size`` entries: exact, and the same for every matrix of that shape (computed once)."""
+    g = 2 * gamma(4 + n)
+    return 1 - g, 1 + g, 2 * size * ETA
 
 
 def abs_sum_bounds(x: np.ndarray, err: np.ndarray | None, axis: int) -> Interval:
@@ -220,7 +235,7 @@ def sigma_max_bounds(x: np.ndarray, *, target: float = 1e-6, max_squarings: int 
         tiny = np.abs(xn) < FLUSH
         if np.any(tiny):
             xn[tiny] = 0
-        e += (SQRT2_UP * (ETA + FLUSH_Q) * sqrt_up(Fraction(xn.size))) * Fraction(2) ** (-s)
+        e += _flush_term(int(xn.size)) * Fraction(2) ** (-s)
         steps.append((s, e))
         xj = xn
         xm_lo, xj_hi = fro_bounds(xj)
@@ -231,6 +246,13 @@ def sigma_max_bounds(x: np.ndarray, *, target: float = 1e-6, max_squarings: int 
             break
     scale = Fraction(2) ** (-s0)
     return best[0] * scale, best[1] * scale
+
+
+@functools.lru_cache(maxsize=256)
+def _flush_term(size: int) -> Fraction:
+    """√2·(η + 2^-500)·√size (upper end): the scaling and flushing term of one squaring step, the
+    same for every step of a matrix of ``size`` entries (computed once per size)."""
+    return SQRT2_UP * (ETA + FLUSH_Q) * sqrt_up(Fraction(size))
 
 
 def _unwind(xm_fro: Interval, steps: list[tuple[int, Fraction]], r: int) -> Interval:
@@ -257,10 +279,16 @@ def _rayleigh_lower(x0: np.ndarray, x0_hi: Fraction, xm: np.ndarray) -> Fraction
     n = x0.shape[1]
     w_lo = fro_bounds(w[:, None])[0]
     v_lo, v_hi = fro_bounds(v[:, None])
-    err = SQRT2_UP * gamma(2 * n) * x0_hi * v_hi + SQRT2_UP * 2 * n * ETA * sqrt_up(
-        Fraction(x0.shape[0]))
+    err = SQRT2_UP * gamma(2 * n) * x0_hi * v_hi + _rayleigh_tiny(n, int(x0.shape[0]))
     num = w_lo - err
     return num / v_hi if num > 0 and v_lo > 0 else Fraction(0)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rayleigh_tiny(n: int, rows: int) -> Fraction:
+    """√2·2n·η·√rows (upper end), the underflow term of :func:`_rayleigh_lower` (exact; the same
+    for every matrix of that shape)."""
+    return SQRT2_UP * 2 * n * ETA * sqrt_up(Fraction(rows))
 
 
 def as_enclosure(a: Any) -> FloatEnclosure:

@@ -434,14 +434,20 @@ def _train_readout(data: TaskData, features: str, readout: str, seed: int, saver
 
 def stack_models(models: list[Any]) -> Any:
     """R position-wise MLPs of one shape (:func:`readout_model`) as one torch module on stacked
-    data, (R, b, F) → (R, b, 2): layer ℓ's weights (R, in, out) and biases (R, 1, out) are the R
-    models' own (their initialisations unchanged), applied by batched matrix products.
+    data, (R, b, F) → (R, b, 2): layer ℓ's weights (R, out, in) and biases (R, 1, out) are the R
+    models' own (their initialisations unchanged, in torch.nn.Linear's layout), applied by batched
+    matrix products x·Wᵀ + b, all held in one flat parameter (so that Adam, elementwise, runs over
+    one tensor).
 
     With :func:`recmem.numerics.training.fit` given R seeds, each model trains as it would alone
     (its own batches, its own gradient; Adam is elementwise) in one step per batch for all R: the
     models of O.universality's replicates are small enough that much of a step's cost is fixed
-    overhead (measured, 200 steps at the claim's sizes: a stack of 5 takes 0.45–0.55 of the CPU
-    time of the 5 models one by one)."""
+    overhead. The module computes the gradient of the stack's loss itself
+    (``stack_mse_backward``: for each model the operations of autograd's backward of that model
+    alone, without a graph), so each model gets bit for bit the gradient it gets alone (tested),
+    and with Adam elementwise its trained parameters equal those of :func:`train_readout` alone
+    (bit for bit on the development machine's CPU at the claim's sizes, measured; tested to a
+    relative 1e-9)."""
     return _stacked_mlp_class()(models)
 
 
@@ -457,21 +463,77 @@ def _stacked_mlp_class() -> Any:
             super().__init__()
             linears = [[m for m in model.modules() if isinstance(m, torch.nn.Linear)]
                        for model in models]
-            depth = len(linears[0])
-            self.weights = torch.nn.ParameterList(
-                torch.nn.Parameter(torch.stack([ls[i].weight.detach().T for ls in linears])
-                                   .contiguous()) for i in range(depth))
-            self.biases = torch.nn.ParameterList(
-                torch.nn.Parameter(torch.stack([ls[i].bias.detach()[None] for ls in linears]))
-                for i in range(depth))
+            parts = []
+            for i in range(len(linears[0])):
+                parts.append(torch.stack([ls[i].weight.detach() for ls in linears]))  # (R, out, in)
+                parts.append(torch.stack([ls[i].bias.detach()[None] for ls in linears]))  # (R, 1, out)
+            self.shapes = [tuple(p.shape) for p in parts]
+            self.flat = torch.nn.Parameter(torch.cat([p.reshape(-1) for p in parts]))
+
+        def layers(self, flat: Any) -> list[tuple[Any, Any]]:
+            """(weight (R, out, in), bias (R, 1, out)) per layer: views of ``flat`` (the
+            parameter or its gradient)."""
+            views, at = [], 0
+            for shape in self.shapes:
+                size = math.prod(shape)
+                views.append(flat[at:at + size].view(shape))
+                at += size
+            return list(zip(views[::2], views[1::2], strict=True))
+
+        def _views(self) -> tuple[list[tuple[Any, Any]], list[tuple[Any, Any]]]:
+            """:meth:`layers` of the parameter and of its gradient (made without autograd),
+            kept while both are the same tensors on the same memory (the views keep that memory
+            alive, so an address seen again is the same memory)."""
+            key = (self.flat.data_ptr(), self.flat.grad.data_ptr())
+            cached = getattr(self, "_cached_views", None)
+            if (cached is None or cached[0] is not self.flat or cached[1] is not self.flat.grad
+                    or cached[2] != key):
+                cached = (self.flat, self.flat.grad, key, self.layers(self.flat.detach()),
+                          self.layers(self.flat.grad))
+                self._cached_views = cached
+            return cached[3], cached[4]
 
         def forward(self, x: Any) -> Any:
-            last = len(self.weights) - 1
-            for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-                x = torch.baddbmm(b, x, w)
-                if i < last:
+            layers = self.layers(self.flat)
+            for i, (w, b) in enumerate(layers):
+                x = torch.baddbmm(b, x, w.transpose(1, 2))
+                if i < len(layers) - 1:
                     x = torch.relu(x)
             return x
+
+        def stack_mse_backward(self, x: Any, y: Any) -> Any:
+            """The stack's loss (recmem.numerics.training._stack_mse: the sum over the models of
+            each one's mean squared error) of the batch (x, y), its gradient written into
+            ``self.flat.grad``, by the operations autograd runs for each model alone (the
+            torch.nn.Linear layers of :func:`readout_model` under torch's mse_loss): the loss's
+            (1/n)·(2·(ŷ − y)); a layer's weight gradient gradᵀ·x (in the weight's own layout, as
+            torch's matrix-product backward makes it), its bias's the sum over the rows, its
+            input's grad·W; relu's threshold_backward on its output. Each model's gradient is
+            therefore bit for bit its gradient alone (tested; autograd's backward of the batched
+            :meth:`forward` would instead form xᵀ·grad and transpose it: the same sum in another
+            rounding), and no graph is built."""
+            from recmem.numerics.training import _stack_mse
+
+            with torch.no_grad():
+                if self.flat.grad is None:
+                    self.flat.grad = torch.zeros_like(self.flat)
+                layers, grads = self._views()
+                acts = [x]  # the input of each layer (relu's outputs after the first)
+                for i, (w, b) in enumerate(layers):
+                    z = torch.baddbmm(b, acts[-1], w.transpose(1, 2))
+                    acts.append(torch.relu_(z) if i < len(layers) - 1 else z)
+                pred = acts.pop()
+                value = _stack_mse(pred, y)
+                # d/dŷ of mean((ŷ − y)²) over one model's n entries: autograd's (1/n)·(2·(ŷ − y))
+                n = pred[0].numel()
+                g = torch.ones((), dtype=pred.dtype, device=pred.device) / n * (2 * (pred - y))
+                for i in reversed(range(len(layers))):
+                    (w, _), (gw, gb), a = layers[i], grads[i], acts[i]
+                    torch.bmm(g.transpose(1, 2), a, out=gw)
+                    torch.sum(g, 1, keepdim=True, out=gb)
+                    if i > 0:
+                        g = torch.ops.aten.threshold_backward(torch.bmm(g, w), a, 0)
+            return value
 
     return StackedMLP
 

@@ -1411,11 +1411,28 @@ def integral_doubling(w: ExactMatrix | Sequence[ExactMatrix], x: ExactMatrix | S
     for k in range(1, k_terms + 1):
         coeffs.append(arith.mul(coeffs[-1], wm) * (hs_ / k))
 
-    def taylor(x: Any) -> Any:
-        e = coeffs[-1]
-        for c in reversed(coeffs[:-1]):
-            e = c + e * x
-        return e
+    if arith.kind == "mpmath":
+        # The Horner steps below on the entries as mpf numbers: mpmath's matrix·scalar and
+        # matrix + matrix compute x·e_ij and c_ij + (x·e)_ij entry by entry, so the values are
+        # the same to the last bit; the matrix objects' per-entry indexing cost several times
+        # the arithmetic (most of this routine's time at 256 bits)
+        size = wm.rows
+        flat = [[c[i, j] for i in range(size) for j in range(size)] for c in coeffs]
+
+        def taylor(x: Any) -> Any:
+            e = flat[-1]
+            for c in reversed(flat[:-1]):
+                e = [ci + x * ei for ci, ei in zip(c, e, strict=True)]
+            out = arith.ctx.matrix(size, size)
+            for k, v in enumerate(e):
+                out[k // size, k % size] = v
+            return out
+    else:
+        def taylor(x: Any) -> Any:
+            e = coeffs[-1]
+            for c in reversed(coeffs[:-1]):
+                e = c + e * x
+            return e
 
     s = None
     for node, weight in nodes:

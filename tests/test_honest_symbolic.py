@@ -185,7 +185,8 @@ STEP_SITES = [  # (theory module, proof function, claim, fields changed, (module
 ]
 
 CACHED = [("activations", "_tanh_facts"), ("memory_defs", "hardtanh_memory_proof"),
-          ("memory_defs", "sin_witness"), ("memory_rnn", "_expm_checks")]
+          ("memory_defs", "sin_witness"), ("memory_rnn", "_expm_checks"),
+          ("stability", "_a0_scalar_solution"), ("stability", "_a1_bernoulli_solution")]
 
 
 @pytest.fixture

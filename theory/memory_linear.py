@@ -227,23 +227,52 @@ WITNESSES: tuple[tuple[Fraction, ...], ...] = (
 )
 
 
+_EPSILON: dict[Any, tuple[int | None, dict[int, Decided]]] = {}
+
+
+def _epsilon(inp: str, impulse: str, d: int) -> tuple[int | None, dict[int, Decided]]:
+    """(ε, the decisions tried) with Q_t(x) = ε·xᵀρ(t), ε tried in the order 1, −1, 0 and the
+    first one decided True taken; None when none is.
+
+    A pure function of the derivation (:func:`_query_expression`: the test input, the impulse
+    reading and d; the statement's norms do not enter it) and of the decider, so decided once per
+    process and read by the statement and its controls alike; the key holds the decider
+    (``decide_zero`` as this module sees it), so a decider replaced in a test decides afresh. The
+    tries stop at the first ε decided True: the later ones are read only when no ε is (to report
+    the ones decided false)."""
+    key = (inp, impulse, d, decide_zero)
+    if key not in _EPSILON:
+        _EPSILON[key] = _decide_epsilon(inp, impulse, d)
+    return _EPSILON[key]
+
+
+def _decide_epsilon(inp: str, impulse: str, d: int) -> tuple[int | None, dict[int, Decided]]:
+    import sympy as sp
+
+    q, xs, rho_t, t_ = _query_expression(inp, impulse, d)
+    xdotrho = sum((x * r for x, r in zip(xs, rho_t, strict=True)), sp.Integer(0))
+    # each ε's difference is also evaluated at an exact point (ρ_i(s) = s + i, x_i = i, t = 1),
+    # so that Q_t(x) ≠ ε·xᵀρ(t) for every ε is decided false (a failed derivation)
+    s_ = sp.Dummy("s")
+    at = [{**{r.func: sp.Lambda(s_, s_ + i + 1) for i, r in enumerate(rho_t)},
+           **{x: i + 1 for i, x in enumerate(xs)}, t_: 1}]
+    tried: dict[int, Decided] = {}
+    for e in (1, -1, 0):
+        tried[e] = decide_zero(q - e * xdotrho, at)
+        if tried[e][0] is True:
+            return e, tried
+    return None, tried
+
+
 def linear_memory_proof(statement: LinearMemory, d: int = 3) -> Proof:
     """Decide ``statement`` symbolically for every ρ continuous at t > 0 (the derivation in the
     module docstring). False with an exact witness ρ(t) where the two sides differ."""
-    import sympy as sp
 
     t0 = time.perf_counter()
     details: dict[str, Any] = {}
     for inp in statement.inputs:
-        q, xs, rho_t, t_ = query_expression(statement, inp, d)
-        xdotrho = sum((x * r for x, r in zip(xs, rho_t, strict=True)), sp.Integer(0))
-        # each ε's difference is also evaluated at an exact point (ρ_i(s) = s + i, x_i = i, t = 1),
-        # so that Q_t(x) ≠ ε·xᵀρ(t) for every ε is decided false (a failed derivation)
-        s_ = sp.Dummy("s")
-        at = [{**{r.func: sp.Lambda(s_, s_ + i + 1) for i, r in enumerate(rho_t)},
-               **{x: i + 1 for i, x in enumerate(xs)}, t_: 1}]
-        tried = {e: decide_zero(q - e * xdotrho, at) for e in (1, -1, 0)}
-        eps = next((e for e, (ok, _) in tried.items() if ok is True), None)
+        q, _, _, _ = query_expression(statement, inp, d)
+        eps, tried = _epsilon(inp, statement.impulse, d)
         details[f"Q_t(x) for {inp}"] = str(q)
         if eps is None:
             wrong = [e for e, (ok, _) in tried.items() if ok is False]

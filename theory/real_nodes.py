@@ -160,7 +160,8 @@ def chebyshev_divided_difference(n_max: int = 8) -> Proof:
     """
     import sympy as sp
     from sympy import ZZ
-    from sympy.combinatorics import Permutation
+
+    from recmem.theory.vandermonde import permutation_sign
 
     t0 = time.perf_counter()
     if n_max < 2:
@@ -179,7 +180,7 @@ def chebyshev_divided_difference(n_max: int = 8) -> Proof:
                 e = [0] * n
                 for r in range(m):
                     e[idx[r]] = m - 1 - perm[r]
-                p[tuple(e)] = one if Permutation(list(perm)).signature() > 0 else mone
+                p[tuple(e)] = one if permutation_sign(perm) > 0 else mone
             return p
 
         lhs = ring.zero

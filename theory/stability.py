@@ -371,6 +371,23 @@ class InverseApproximation(Statement):
                         replace(self, radius_trend=_flip(self.radius_trend))))
 
 
+_LIMITS: dict[Any, Any] = {}
+
+
+def _limit_at_infinity(expr: Any, t: Any) -> Any:
+    """``sp.limit(expr, t, sp.oo)``, memoised per expression (SymPy expressions compare and hash
+    structurally, so a hit is the same limit): the statement, its controls and the search's
+    designs ask for the same few limits many times (each 5–250 ms)."""
+    import sympy as sp
+
+    key = (expr, t)
+    if key not in _LIMITS:
+        if len(_LIMITS) >= 512:
+            _LIMITS.pop(next(iter(_LIMITS)))
+        _LIMITS[key] = sp.limit(expr, t, sp.oo)
+    return _LIMITS[key]
+
+
 def theorem_instances_proof(law: InverseApproximation, memories: dict[str, Callable[[Any], Any]],
                             radius: dict[str, Any]) -> Proof:
     """The conclusion of ``law`` on its two targets, exactly: M(H)(t) = |ρ(t)|₁ (eq. (4)) is known
@@ -386,14 +403,14 @@ def theorem_instances_proof(law: InverseApproximation, memories: dict[str, Calla
     b = sp.Symbol("beta", positive=True)
     poly_m = memories[law.polynomial](t)
     small = sp.Rational(1, 64)
-    lim_small = sp.limit(sp.exp(small * t) * poly_m, t, sp.oo)
+    lim_small = _limit_at_infinity(sp.exp(small * t) * poly_m, t)
     if lim_small == 0:
         return Proof(False, "the constructed targets", "SymPy limits of e^{βt}M(H)(t), "
                      "M(H)(t) = |ρ(t)|₁ (eq. (4))", counterexample={
                          "target": law.polynomial, "M(H)(t)": str(poly_m), "β": str(small),
                          "lim e^(βt) M(H)(t)": "0",
                          "so": "its memory decays exponentially, against the statement"})
-    lim_poly = sp.limit(sp.exp(b * t) * poly_m, t, sp.oo)
+    lim_poly = _limit_at_infinity(sp.exp(b * t) * poly_m, t)
     rows = {law.polynomial: f"lim e^(βt)·M(t) = {lim_poly} for every β > 0"}
     r0 = radius.get(law.exponential)
     if r0 is None:
@@ -402,7 +419,7 @@ def theorem_instances_proof(law: InverseApproximation, memories: dict[str, Calla
                      "conclusion at", details=rows)
     beta = sp.Rational(law.beta_fraction.numerator, law.beta_fraction.denominator) * r0
     exp_m = memories[law.exponential](t)
-    lim_exp = sp.limit(sp.exp(beta * t) * exp_m, t, sp.oo)
+    lim_exp = _limit_at_infinity(sp.exp(beta * t) * exp_m, t)
     rows[law.exponential] = f"lim e^({beta}t)·M(t) = {lim_exp}"
     if lim_exp != 0:
         return Proof(False, "the constructed targets", "SymPy limits of e^{βt}M(H)(t), "
@@ -498,6 +515,51 @@ class SlopeRate(Statement):
         return a * L / b
 
 
+def _certainly_positive(e: Any) -> bool | None:
+    """Whether the real number ``e`` (exact: rationals, exponentials of rationals) is > 0, as
+    ``sp.simplify(e).is_positive`` decides it, without simplifying first: SymPy's sign evaluation
+    of a number (``is_positive`` evaluates it numerically with certified error bounds) decides the
+    same value, so the rewrite only costs time (about 0.1–0.8 s per call here). Where that
+    evaluation cannot decide (None: e.g. a value that is exactly 0 in disguise), the simplified
+    form is asked, as before."""
+    import sympy as sp
+
+    direct = e.is_positive
+    return direct if direct is not None else sp.simplify(e).is_positive
+
+
+@cache
+def _a0_scalar_solution() -> Proof:
+    """𝒜₀: the scalar solution v_t = e^{−sλt}v_0 of v' = −sλv (statement-independent: computed once
+    per process and read by every 𝒜₀ statement and control)."""
+    import sympy as sp
+
+    t = sp.Symbol("t", nonnegative=True)
+    s, lam = sp.symbols("s lambda", positive=True)
+    # also evaluated at an exact point: a wrong step is decided false (a failed derivation,
+    # FAILED), not left undecided
+    return proof_from_steps({"v_t = e^{−sλt}v_0 solves v' = −sλv": decide_zeros(
+        [sp.diff(sp.exp(-s * lam * t), t) + s * lam * sp.exp(-s * lam * t)],
+        points=[{s: 2, lam: 3, t: 1}])}, "𝒜₀", "SymPy: the scalar solution")
+
+
+@cache
+def _a1_bernoulli_solution() -> Proof:
+    """𝒜₁: u = v² = au₀e^{−2awt}/(a − bu₀(1 − e^{−2awt})) solves u' = −2wu(a − bu), u(0) = u₀
+    (statement-independent: computed once per process and read by every 𝒜₁ statement and
+    control)."""
+    import sympy as sp
+
+    t = sp.Symbol("t", nonnegative=True)
+    a, b, w, u0 = sp.symbols("a b w u0", positive=True)  # w stands for |w|
+    E = sp.exp(-2 * a * w * t)
+    u = a * u0 * E / (a - b * u0 * (1 - E))
+    return proof_from_steps({"Bernoulli solution: u' = −2wu(a − bu), u(0) = u₀": decide_zeros(
+        [sp.diff(u, t) - (-2 * w) * u * (a - b * u), u.subs(t, 0) - u0],
+        points=[{a: 1, b: 2, w: 1, u0: sp.Rational(1, 4), t: 1}])},
+        "𝒜₁", "SymPy: the Bernoulli solution")
+
+
 def slope_rate_proof(law: SlopeRate) -> Proof:
     """Decide ``law`` with exact solutions.
 
@@ -513,12 +575,9 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
 
     t = sp.Symbol("t", nonnegative=True)
     if law.family == "A0":
-        s, lam = sp.symbols("s lambda", positive=True)
-        # the scalar solution v_t = e^{−sλt}v_0, also evaluated at an exact point: a wrong step is
-        # decided false (a failed derivation, FAILED), not left undecided
-        scalar = proof_from_steps({"v_t = e^{−sλt}v_0 solves v' = −sλv": decide_zeros(
-            [sp.diff(sp.exp(-s * lam * t), t) + s * lam * sp.exp(-s * lam * t)],
-            points=[{s: 2, lam: 3, t: 1}])}, "𝒜₀", "SymPy: the scalar solution")
+        # the scalar solution v_t = e^{−sλt}v_0, also evaluated at an exact point (the same step
+        # for every statement: computed once)
+        scalar = _a0_scalar_solution()
         if scalar.holds is not True:  # undecided, or decided false (a failed derivation)
             return scalar
         if not law.normal_only:
@@ -528,7 +587,7 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
             vt2 = sp.exp(-4 * sv * tt) * (100 * sv**2 * tt**2 + 1)  # |e^{sWt}e₂|₂²
             k = sp.nsimplify(law.kappa(Fraction(1)))
             bound2 = sp.exp(-2 * k * tt)
-            if sp.simplify(vt2 - bound2).is_positive:
+            if _certainly_positive(vt2 - bound2):
                 return Proof(False, "non-normal W", "exact solution e^{sWt}e₂ = e^{−2st}(10st, 1)",
                              counterexample={"W": "[[−2, 10], [0, −2]] (max Re λ = −2 < −β₀ = −1)",
                                              "c_σ": "1", "v_0": "e₂", "t": "1/10",
@@ -543,7 +602,7 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
                 tt = sp.Integer(4)
                 vt = sp.exp(-sp.nsimplify(sv) * lam_v * tt)
                 bound = sp.exp(-sp.nsimplify(k) * beta0 * tt)
-                if sp.simplify(vt - bound).is_positive:
+                if _certainly_positive(vt - bound):
                     return Proof(False, "𝒜₀, normal (scalar) W", "exact solution v_t = e^{c_σwt}v_0 "
                                  "of eq. (27)", counterexample={
                                      "c_σ": str(sv), "β₀": "1", "W": f"[[−{lam_v}]]", "v_0": "1",
@@ -557,16 +616,14 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
             return Proof(True, "𝒜₀, every normal W with max Re λ(W) < −β₀, every c_σ > 0, t ≥ 0",
                          "|e^{c_σWt}v|₂ ≤ e^{c_σ·max Re λ·t}|v|₂ for normal W (spectral theorem, "
                          "cited; SymPy: the scalar solution) and c_σ·max Re λ < −κβ₀",
-                         details=scalar.details, general=True)
+                         details=dict(scalar.details), general=True)
         return Proof(None, "𝒜₀", f"κ(s) = {law.kappa_text}: not decided for every s > 0")
     # 𝒜₁
     a, b, w, u0 = sp.symbols("a b w u0", positive=True)  # w stands for |w|
     E = sp.exp(-2 * a * w * t)
     u = a * u0 * E / (a - b * u0 * (1 - E))
-    solved = proof_from_steps({"Bernoulli solution: u' = −2wu(a − bu), u(0) = u₀": decide_zeros(
-        [sp.diff(u, t) - (-2 * w) * u * (a - b * u), u.subs(t, 0) - u0],
-        points=[{a: 1, b: 2, w: 1, u0: sp.Rational(1, 4), t: 1}])},
-        "𝒜₁", "SymPy: the Bernoulli solution")
+    # the same derivation step for every statement: computed once (_a1_bernoulli_solution)
+    solved = _a1_bernoulli_solution()
     if solved.holds is not True:  # undecided, or decided false (a failed derivation)
         return solved
     # instances: (a, b) = (1/2, 2) (σ = tanh/2), (2, 1/2), (1, 1) (tanh); w = −1 (β₀ = 1), t = 1/4 and 4,
@@ -585,7 +642,7 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
         k = sp.nsimplify(law.kappa(Fraction(int(av.p), int(av.q))))
         # V ∝ v² (diagonal W, one active unit): V(v_t) ≤ e^{−2κ(1−L)β₀t}V(v_0) ⇔ u_t ≤ e^{…}u_0
         bound = sp.exp(-2 * k * law.slack(L) * wv * tt) * u0v
-        if sp.simplify(ut - bound).is_positive:
+        if _certainly_positive(ut - bound):
             return Proof(False, "𝒜₁, scalar W", "exact (Bernoulli) solution of v' = wv(a − bv²)",
                          counterexample={"a": str(av), "b": str(bv), "σ": "tanh(z)/2 (σ' = 1/2 − "
                                          "2σ²)" if av == sp.Rational(1, 2) else f"a = {av}, b = {bv}",
@@ -602,7 +659,7 @@ def slope_rate_proof(law: SlopeRate) -> Proof:
                 a - b * law.upsilon_squared(a, b, bL) - a * law.slack(bL))},
             "𝒜₁ with diagonal W, max λ ≤ −β₀, |v_0| ≤ Υ_L = √(aL/b) (b > 0; b = 0 is linear)",
             "comparison: while |v| ≤ Υ_L, d|v|/dt = −|w||v|(a − bv²) ≤ −a(1 − L)β₀|v| (SymPy: "
-            "a − bΥ_L² = a(1 − L); Bernoulli solution verified)", details=solved.details,
+            "a − bΥ_L² = a(1 − L); Bernoulli solution verified)", details=dict(solved.details),
             general=True)
     return Proof(None, "𝒜₁", f"κ = {law.kappa_text}: not decided")
 

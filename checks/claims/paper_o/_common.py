@@ -39,26 +39,29 @@ def p_seed_offset() -> Param:
 
 
 def draw_nodes(ctx: Context, n: int | None = None) -> nd.Nodes:
-    """The claim's nodes from its parameters (cached per context)."""
+    """The claim's nodes from its parameters, cached in ``ctx.shared``: they are exact inputs
+    that depend on the parameters and the seed only, not on the statement under test, so the
+    statement and its controls read the same draw (drawn once)."""
     n = int(ctx["N"]) if n is None else n
-    key = ("nodes", n)
-    if key not in ctx.cache:
-        fam = ctx.params.get("nodes", "ring")
-        r_min = ctx.params.get("r_min", Fraction(9, 10))
-        r_max = ctx.params.get("r_max", Fraction(1))
+    fam = ctx.params.get("nodes", "ring")
+    r_min = ctx.params.get("r_min", Fraction(9, 10))
+    r_max = ctx.params.get("r_max", Fraction(1))
+    seed = ctx.seed + int(ctx.params.get("draw", 0))
+    key = ("nodes", n, fam, r_min, r_max, seed)  # everything the draw depends on
+    if key not in ctx.shared:
         if fam == "ring" and r_min > r_max:
             raise ValueError(f"need r_min ≤ r_max, got {r_min} > {r_max}")
-        ctx.cache[key] = nd.make(fam, n, r_min=r_min, r_max=r_max,
-                                 seed=ctx.seed + int(ctx.params.get("draw", 0)))
-    return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
+        ctx.shared[key] = nd.make(fam, n, r_min=r_min, r_max=r_max, seed=seed)
+    return ctx.shared[key]  # type: ignore[no-any-return,unused-ignore]
 
 
 def vandermonde_kappa(ctx: Context, nodes: nd.Nodes, k: int) -> KappaBracket:
-    """Certified κ₂(V_k) at high precision (cached per context)."""
+    """Certified κ₂(V_k) at high precision, cached in ``ctx.shared`` (a certified condition
+    number of exact nodes, keyed by them: the same for the statement and its controls)."""
     key = ("kappa", nodes, k)
-    if key not in ctx.cache:
-        ctx.cache[key] = kappa2(vandermonde_builder(nodes, k))
-    return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
+    if key not in ctx.shared:
+        ctx.shared[key] = kappa2(vandermonde_builder(nodes, k))
+    return ctx.shared[key]  # type: ignore[no-any-return,unused-ignore]
 
 
 def leading_nodes(nodes: nd.Nodes, m: int) -> nd.Nodes:
@@ -73,17 +76,19 @@ def leading_nodes(nodes: nd.Nodes, m: int) -> nd.Nodes:
 
 def power_matrix_kappa(ctx: Context, nodes: nd.Nodes, powers: tuple[int, ...]) -> KappaBracket:
     """Certified σ_1/σ_r of the matrix λ_i^(powers[j]) (r = min(N, k) = its rank for distinct
-    nonzero nodes), at high precision, cached per context.
+    nonzero nodes), at high precision, cached in ``ctx.shared`` (keyed by the exact nodes and
+    the exponents, which the statement under test chooses: a control that changes the matrix
+    gets its own).
 
     For a tall or square matrix this is κ₂; for a wide one (k > N), whose κ₂ is ∞, it is the
     ratio over its N nonzero singular values — the conditioning of the minimum-norm solution
     a⁺b, computed from the (full-column-rank) transpose.
     """
     key = ("power kappa", nodes, powers)
-    if key not in ctx.cache:
+    if key not in ctx.shared:
         wide = len(powers) > len(nodes)
-        ctx.cache[key] = kappa2(power_matrix_builder(nodes, powers, transpose=wide))
-    return ctx.cache[key]  # type: ignore[no-any-return,unused-ignore]
+        ctx.shared[key] = kappa2(power_matrix_builder(nodes, powers, transpose=wide))
+    return ctx.shared[key]  # type: ignore[no-any-return,unused-ignore]
 
 
 def small_matrices(backend: AbstractBackend) -> AbstractContextManager[None]:

@@ -67,6 +67,19 @@ def _log2_product(nodes: nd.Nodes) -> int:
     return int(ctx.nint(acc))
 
 
+def _det(ctx: Context, b: AbstractBackend, nodes: nd.Nodes, powers: tuple[int, ...],
+         lam: Any) -> Any:
+    """det of the power matrix [λ_i^powers[j]] by ``b``'s LU, memoised in ``ctx.shared`` per
+    (arithmetic, precision, exact nodes, exponents): the determinant of one matrix in one
+    arithmetic does not depend on the statement under test, whose exponents are in the key (the
+    controls that keep V_N, the changed constant or factor order, read the statement's value;
+    the one that reorders V_N's columns computes its own)."""
+    key = ("det", b.name, b.precision_bits, nodes, powers)
+    if key not in ctx.shared:
+        ctx.shared[key] = b.det(power_matrix(b, lam, powers))
+    return ctx.shared[key]
+
+
 def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     """det of the statement's V_n by the backend's LU vs the statement's product, n ∈ sizes(N).
 
@@ -88,7 +101,7 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         for s, m, e in zip(subsets, ns, scales, strict=True):
             lam = s.to(b)
             scale = constant(b, Fraction(2) ** -e)
-            det = b.det(power_matrix(b, lam, law.powers(m)))
+            det = _det(ctx, b, s, tuple(law.powers(m)), lam)
             right = law.rhs(b.entries(lam), lambda c: constant(b, c),
                             lambda fs, one: product(b, fs))
             lhs.append(det * scale)

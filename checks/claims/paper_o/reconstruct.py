@@ -106,9 +106,22 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         got: list[Any] = []
         for k in ks:
             x = b.columns(states, k - 1, k)
+            # V_k⁺x_k of one matrix in one arithmetic is memoised in ctx.shared, keyed by what
+            # determines it (arithmetic, precision, exact nodes, exponents, k and the length of
+            # the drive that made x_k): it does not depend on the statement beyond its
+            # exponents, so a control that keeps V_k (the changed constant) reads the
+            # statement's solution, and one that changes V_k or k computes its own.
+            key = ("V_k⁺x_k", b.name, b.precision_bits, nodes, tuple(law.powers(k)), k,
+                   max(ks))
+
+            def solve(a: Any, y: Any, key: tuple[Any, ...] = key) -> Any:
+                if key not in ctx.shared:
+                    ctx.shared[key] = min_norm_solve(b, a, y)
+                return ctx.shared[key]
+
             got += law.reconstruction(power_matrix(b, lam, law.powers(k)), x,
-                                      pinv_apply=lambda a, y: min_norm_solve(b, a, y),
-                                      entries=b.entries, lift=lambda c: constant(b, c))
+                                      pinv_apply=solve, entries=b.entries,
+                                      lift=lambda c: constant(b, c))
         if b.encloses and not all(e.is_finite() for e in got):
             raise _Indeterminate(b.precision_bits)
         return b.vector_of(got), b.vector([q for k in ks for q in u[:k]])

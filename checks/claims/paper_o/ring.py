@@ -71,8 +71,13 @@ def lemma6_backend(backend: AbstractBackend, u1s: Sequence[Fraction], u2s: Seque
         cis = backend.entries(backend.cis_turns([law.angle_turns(u2) for u2 in u2s]))
         rmin, rmax = backend.entries(backend.vector([QQi(r_min), QQi(r_max)]))
 
+        consts: dict[Fraction, Any] = {}
+
         def const(q: Fraction) -> Any:
-            return backend.entries(backend.vector([QQi(q)]))[0]
+            # the same exact constant converts to the same backend number: convert each once
+            if q not in consts:
+                consts[q] = backend.entries(backend.vector([QQi(q)]))[0]
+            return consts[q]
 
         zero = const(Fraction(0))
 
@@ -125,8 +130,25 @@ def _values(backend: AbstractBackend, lam: Sequence[Any], law: RingSampling,
             rel = np.where(size > 0, 2 * rad / size, np.where(rad > 0, np.inf, 0.0))
     else:
         u = float(backend.unit_roundoff)
-        rel = np.array([C_ROUND * kappa_of_draw(law, x, r_min, r_max) * u for x in u1s])
+        rel = C_ROUND * _kappas(law, u1s, r_min, r_max) * u
     return vals, rel + F64
+
+
+def _kappas(law: RingSampling, u1s: Sequence[Fraction], r_min: Fraction,
+            r_max: Fraction) -> np.ndarray:
+    """:func:`kappa_of_draw` of every draw, memoised per (statement, draws, radii): the bound
+    depends on the exact draws and the statement only, not on the arithmetic, so the point
+    arithmetics of one run share it (the statement is part of the key: a control's sampler gets
+    its own)."""
+    key = (law, tuple(u1s), r_min, r_max)
+    if key not in _KAPPAS:
+        if len(_KAPPAS) >= 64:
+            _KAPPAS.clear()
+        _KAPPAS[key] = np.array([kappa_of_draw(law, x, r_min, r_max) for x in u1s])
+    return _KAPPAS[key]
+
+
+_KAPPAS: dict[Any, np.ndarray] = {}
 
 
 def _ks(sample: np.ndarray, cdf: Any, shift: float) -> tuple[float, float, float]:

@@ -35,7 +35,9 @@ opposite holds at the search level α/500 (recmem.numerics.designs.search_level)
 Statistical, not exact: a False makes the claim FAILED, never REFUTED (CLAIMS.md ground rule 2).
 Hypothesis exhausts the grid. The search trains on torch:cpu in float64 whatever arithmetics are
 selected; its designs are the first replicates of the numeric side, whose trainings they share
-(``ctx.cache``).
+(``ctx.shared``): the first design trains every replicate, one stack per (features, readout), and
+the numeric side on torch:cpu in float64 then trains nothing (on another device or dtype it
+trains its own, and the search's extra replicates cost about as much again as its own two).
 """
 
 from __future__ import annotations
@@ -299,9 +301,15 @@ def holds(design: Design, ctx: Context) -> Any:
 
     law = ctx.law(Universality)
     size = _size(ctx, design.nodes, design.amplitude)
-    # the designs of the grid train together (the first replicates of the numeric side, which
-    # reuses them when it runs on torch:cpu in float64, and vice versa)
-    draws = sorted({design.draw, *range(SEARCH_DRAWS)})
+    # the designs of the grid train together; at the claim's own sizes they are the numeric
+    # side's first replicates, so every replicate trains then, in the same stack (the numeric side
+    # on torch:cpu in float64 reuses them all, and trains nothing: one stack per (features,
+    # readout) instead of one for the search and one for the other replicates); elsewhere
+    # (a design of other sizes: none in today's grid) only the grid's draws
+    grid = range(SEARCH_DRAWS)
+    if size == _size(ctx):
+        grid = range(max(SEARCH_DRAWS, int(ctx["replicates"])))
+    draws = sorted({design.draw, *grid})
     pairs = _pairs(ctx, size, [_stream(ctx.seed, d) for d in draws], "cpu", torch.float64)
     pair = pairs[draws.index(design.draw)]
     d = float(law.factor) * pair.readout - pair.baseline

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -147,56 +147,75 @@ def _mp_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction, bits: 
         QUAD_KEY: mp.nstr(max(est for _, _, est in qe), 3)}
 
 
-def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
-              ) -> tuple[float, float, float, dict[str, Any]]:
-    """One point in float64 through the package's LinearFunctional (QUADPACK)."""
+def _np_query(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, x: tuple[int, ...]
+              ) -> tuple[float, float, float]:
+    """(Q_t(x), its error bound, the largest QUADPACK error estimate) in float64 through the
+    package's LinearFunctional (QUADPACK), memoised: a pure function of the test input, the
+    impulse reading, the kernel, t and x — not of the statement under test, whose norms only
+    combine these values — so the statement and its controls share each integration. The key
+    holds the quadrature routine in use (``scipy.integrate.quad``), so a routine replaced in a
+    test integrates afresh."""
+    import scipy.integrate
+
+    key = ("np linear query", inp, impulse, kernel, t_q, x, scipy.integrate.quad)
+    return mm.memo(key, lambda: _np_query_compute(inp, impulse, kernel, t_q, x))  # type: ignore[no-any-return,unused-ignore]
+
+
+def _np_query_compute(inp: str, impulse: str, kernel: Kernel, t_q: Fraction, x: tuple[int, ...]
+                      ) -> tuple[float, float, float]:
     from scipy.integrate import quad
 
     from recmem.numerics.functionals import LinearFunctional
-    from recmem.numerics.signals import heaviside, impulse, reversed_step
+    from recmem.numerics.signals import heaviside, reversed_step
+    from recmem.numerics.signals import impulse as impulse_signal
 
     u = mm.U64
     mp = mm.mp_context(64)  # error-term arithmetic only
     fn = LinearFunctional(kernel)
     t = float(t_q)
+    xv = np.array(x, dtype=float)
+    xw = abs(float(sum(xi * wi for xi, wi in zip(x, kernel.weights, strict=True))))
+    mass = xw * float(mm.abs_integral_bound(kernel, 0, mp.inf, mp))
+    if inp in ("heaviside", "reversed"):
+        step = heaviside(xv) if inp == "heaviside" else reversed_step(xv)
+        # QUADPACK's requested relative accuracy, not u, is the noise floor of each value
+        h = float(_central_step(kernel, mp.mpf(t), mp.mpf(xw), QUAD_EPSREL * (mass + u), mp))
+        vals, est = fn.output_with_error(step, np.array([t + h, t - h]))
+        q = (vals[0] - vals[1]) / (2 * h)
+        eps = (max(float(np.max(est)), QUAD_EPSREL * float(np.max(np.abs(vals))))
+               + 16 * u * (mass + float(np.max(np.abs(vals)))))
+        trunc = h**2 / 6 * xw * float(mm.derivative_bound(kernel, 2, t - h, mp))
+        return float(q), float(trunc + eps / h), float(np.max(est))
+    if impulse == "literal":
+        f = kernel.rho
+
+        def lit(s: float) -> float:
+            return float(f(np.array([s]))[0] @ xv) if s == t else 0.0
+
+        (v1, e1), (v2, e2) = quad(lit, 0.0, t), quad(lit, t, np.inf)
+        return float(v1 + v2), float(e1 + e2 + 16 * u * mass), float(max(e1, e2))
+    m2 = xw * float(mm.derivative_bound(kernel, 2, t / 2, mp))
+    f_t = abs(float(kernel.rho(np.array([t]))[0] @ xv))
+    delta = 2.0 ** np.floor(np.log2(min(np.sqrt(200 * u * (f_t + u) / m2) if m2 else t / 2, t / 2)))
+    p1, e1 = fn.output_with_error(impulse_signal(xv, delta), np.array([t]))
+    p2, e2 = fn.output_with_error(impulse_signal(xv, delta / 2), np.array([t]))
+    q = 2 * p2[0] - p1[0]
+    trunc = delta**2 / 4 * xw * float(mm.derivative_bound(kernel, 2, t - delta, mp))
+    return (float(q), float(trunc + 2 * e2[0] + e1[0] + 48 * u * (abs(p1[0]) + abs(p2[0]))),
+            float(max(e1[0], e2[0])))
+
+
+def _np_point(law: LinearMemory, inp: str, kernel: Kernel, t_q: Fraction
+              ) -> tuple[float, float, float, dict[str, Any]]:
+    """One point in float64 through the package's LinearFunctional (QUADPACK): each extreme
+    point's query by :func:`_np_query`."""
+    u = mm.U64
+    t = float(t_q)
     points = law.extreme_points(kernel.input_dim)
-    qs, errs, ests = [], [], []
-    for x in points:
-        xv = np.array(x, dtype=float)
-        xw = abs(float(sum(xi * wi for xi, wi in zip(x, kernel.weights, strict=True))))
-        mass = xw * float(mm.abs_integral_bound(kernel, 0, mp.inf, mp))
-        if inp in ("heaviside", "reversed"):
-            step = heaviside(xv) if inp == "heaviside" else reversed_step(xv)
-            # QUADPACK's requested relative accuracy, not u, is the noise floor of each value
-            h = float(_central_step(kernel, mp.mpf(t), mp.mpf(xw), QUAD_EPSREL * (mass + u), mp))
-            vals, est = fn.output_with_error(step, np.array([t + h, t - h]))
-            q = (vals[0] - vals[1]) / (2 * h)
-            ests.append(float(np.max(est)))
-            eps = (max(float(np.max(est)), QUAD_EPSREL * float(np.max(np.abs(vals))))
-                   + 16 * u * (mass + float(np.max(np.abs(vals)))))
-            trunc = h**2 / 6 * xw * float(mm.derivative_bound(kernel, 2, t - h, mp))
-            err = trunc + eps / h
-        elif law.impulse == "literal":
-            f = kernel.rho
-
-            def lit(s: float, xv: np.ndarray = xv, f: Callable[[np.ndarray], np.ndarray] = f) -> float:
-                return float(f(np.array([s]))[0] @ xv) if s == t else 0.0
-
-            (v1, e1), (v2, e2) = quad(lit, 0.0, t), quad(lit, t, np.inf)
-            q, err = v1 + v2, e1 + e2 + 16 * u * mass
-            ests.append(max(e1, e2))
-        else:
-            m2 = xw * float(mm.derivative_bound(kernel, 2, t / 2, mp))
-            f_t = abs(float(kernel.rho(np.array([t]))[0] @ xv))
-            delta = 2.0 ** np.floor(np.log2(min(np.sqrt(200 * u * (f_t + u) / m2) if m2 else t / 2, t / 2)))
-            p1, e1 = fn.output_with_error(impulse(xv, delta), np.array([t]))
-            p2, e2 = fn.output_with_error(impulse(xv, delta / 2), np.array([t]))
-            q = 2 * p2[0] - p1[0]
-            ests.append(float(max(e1[0], e2[0])))
-            trunc = delta**2 / 4 * xw * float(mm.derivative_bound(kernel, 2, t - delta, mp))
-            err = trunc + 2 * e2[0] + e1[0] + 48 * u * (abs(p1[0]) + abs(p2[0]))
-        qs.append(q)
-        errs.append(err)
+    qe = [_np_query(inp, law.impulse, kernel, t_q, tuple(x)) for x in points]
+    qs = [q for q, _, _ in qe]
+    errs = [e for _, e, _ in qe]
+    ests = [est for _, _, est in qe]
     lhs = law.lhs(qs, points, absolute=abs, maximum=max)
     rho = kernel.rho(np.array([t]))[0]
     rhs = law.rhs(list(rho), absolute=abs, maximum=max, number=float)

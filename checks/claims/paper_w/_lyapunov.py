@@ -676,13 +676,41 @@ def kappa_v(v: Any, kind: str, bits: int, device: str = "cpu") -> Value:
 
 
 def solve_in(backend: AbstractBackend, w: Any, q: Any = None) -> Any:
-    """P in ``backend``'s arithmetic (native matrix, one P; torch returns a 2-D tensor)."""
+    """P in ``backend``'s arithmetic (native matrix, one P; torch returns a 2-D tensor).
+
+    The solve reads only W, Q and the arithmetic, so it runs once per run (:data:`_SOLVES`): the
+    statement, each control and the other Lyapunov claims that test the same W read that P (a
+    fresh copy each, so no reader can change another's). Keyed by the backend (kind, precision,
+    dtype, device), the exact W and Q and the solver routines themselves, so a replaced routine
+    (a test's planted slip) solves afresh; every reader still judges its P by its own oracle."""
     from recmem.numerics import lyapunov as ly
 
-    sol = ly.solve(w, q, backend)
-    if backend.spec.kind == "torch":
-        return sol.P[0]
-    return sol.P
+    key = (str(backend.spec), backend.name, tuple(map(tuple, ly.fractions(ly.fmpq_matrix(w)))),
+           None if q is None else tuple(map(tuple, ly.fractions(ly.fmpq_matrix(q)))),
+           ly.solve, ly.exact, ly.kronecker_mpmath, ly.kronecker_flint, ly.bartels_stewart,
+           ly.sign_newton, ly.refine)
+    if key not in _SOLVES:
+        sol = ly.solve(w, q, backend)
+        if len(_SOLVES) >= 1024:
+            _SOLVES.pop(next(iter(_SOLVES)))
+        _SOLVES[key] = sol.P[0] if backend.spec.kind == "torch" else sol.P
+    return _copy(_SOLVES[key])
+
+
+_SOLVES: dict[tuple[Any, ...], Any] = {}
+
+
+def _copy(p: Any) -> Any:
+    """A copy of a solved P (numpy, torch, mpmath matrix, flint matrix), equal entry by entry."""
+    import flint
+
+    if hasattr(p, "detach"):
+        return p.clone()
+    if isinstance(p, flint.arb_mat):
+        return flint.arb_mat(p)
+    if isinstance(p, flint.fmpq_mat):
+        return flint.fmpq_mat(p)
+    return p.copy()
 
 
 # ---- run-time oracles of every P a claim reads (issue 19) ------------------------------------
@@ -992,14 +1020,36 @@ def sequence_term(backend: AbstractBackend, m: int, bits: int | None = None) -> 
     return SequenceTerm(m, w, res.P, res.status, res.text, arith, arith.bits, mpmath.mpf(rel), orc)
 
 
+# P_m of the witness per arithmetic, for the run: W.lyapunov-bound.uniform and W.lyapunov-local
+# read the same P_m (the same W_m, integral and arithmetic: the same operations, the same values),
+# so the second claim reads the first one's instead of integrating again. Keyed by the backend's
+# name (kind, precision, dtype, device) and by the routines that compute and judge the term, so a
+# replaced routine (a test's planted slip) computes afresh. The route comparisons and oracles are
+# still made per claim (:func:`sequence_terms`, :func:`witness_evidence`).
+_TERMS: dict[tuple[Any, ...], SequenceTerm] = {}
+
+
+def _run_term(backend: AbstractBackend, m: int) -> SequenceTerm:
+    from recmem.numerics import lyapunov as ly
+
+    key = (backend.name, str(backend.spec), m, ly.integral_doubling, ly.integral_enclosure,
+           ly.residual_oracle, sequence_term)
+    if key not in _TERMS:
+        if len(_TERMS) >= 256:
+            _TERMS.pop(next(iter(_TERMS)))
+        _TERMS[key] = sequence_term(backend, m)
+    return _TERMS[key]
+
+
 def sequence_terms(backend: AbstractBackend, ctx: Context, sizes: Any) -> list[SequenceTerm]:
     """:func:`sequence_term` for each m in ``sizes``, cached in ``ctx.shared`` (the witness does
-    not depend on the statement, so the controls reuse it)."""
+    not depend on the statement, so the controls reuse it; the integral itself is computed once
+    per run and arithmetic, :func:`_run_term`)."""
     out = []
     for m in sizes:
         key = ("superdiagonal integral", backend.name, m)
         if key not in ctx.shared:
-            t = sequence_term(backend, m)
+            t = _run_term(backend, m)
             if t.P is not None and (t.residual is None or t.residual.ok):
                 # the same P_m from the other arithmetics of this run: ‖ΔP‖_F within both bounds
                 # (point: c·(a + m + 8)·u·‖P̂‖_F = rel_tol·|(P̂)_mm|; balls: their radii)

@@ -34,6 +34,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claims.paper_w import _memory as mm
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
@@ -286,8 +287,15 @@ def _point_sups(backend: AbstractBackend, law: TransformSup,
             return lambda pts: fn(torch.as_tensor([float(p) for p in pts], dtype=torch.float64,
                                                   device=dev)).cpu().tolist()
         to_num, bits = (lambda v: mpmath.mpf(float(v))), 53
-    left, s_at = sup_points(ev(lambda s: law.lhs(x, b0, b, g, s)), _s_grid(), conv, to_num, bits)
-    right, t_at = sup_points(ev(lambda t: law.rhs(x, b, g(t), t)), _t_grid(), conv, to_num, bits)
+    # (109) reads 𝒯's rate and power of s, (110) the weight: each sup is a pure function of those,
+    # g (m) and the arithmetic, memoised, so a control that changes only the other side reads the
+    # sup it would compute again (the statement's own comparison of the two follows)
+    left, s_at = mm.memo(("limit-decay (109)", backend.name, bits, law.rate, law.s_power, m),
+                         lambda: sup_points(ev(lambda s: law.lhs(x, b0, b, g, s)), _s_grid(), conv,
+                                            to_num, bits))
+    right, t_at = mm.memo(("limit-decay (110)", backend.name, bits, law.weight, m),
+                          lambda: sup_points(ev(lambda t: law.rhs(x, b, g(t), t)), _t_grid(), conv,
+                                             to_num, bits))
     rate = float(BETA0 if law.rate == "β₀" else BETA)
     t_left = -mpmath.log(s_at) / rate if s_at > 0 else mpmath.mpf(T_MAX)
     return left, right, max(t_left, t_at)
@@ -393,8 +401,11 @@ def _flint_sups(backend: AbstractBackend, law: TransformSup, m: int) -> tuple[An
     def right(t: Any) -> Any:
         return law.rhs(x, b, g(t), t, absval=_abs_ball)
 
-    def both(fn: Callable[[Any], Any], lo: Any, hi: Any, t: Any) -> tuple[Any, Any]:
-        return certified_sup(fn, lo, hi, t)
+    def both(fn: Callable[[Any], Any], lo: Any, hi: Any, t: Any, key: tuple[Any, ...]) -> tuple[Any, Any]:
+        # each enclosure reads one side's fields (as in _point_sups), m, the tolerance and the
+        # precision: memoised under those
+        return mm.memo(("limit-decay enclosure", backend.precision_bits, m, t.mid().str(30), *key),
+                       lambda: certified_sup(fn, lo, hi, t))
 
     delta = flint.arb(2) ** -20
     r = law.rate_value(b0, b)
@@ -407,8 +418,8 @@ def _flint_sups(backend: AbstractBackend, law: TransformSup, m: int) -> tuple[An
     # the fine ones are not needed
     out = []
     for t in (flint.arb(2) ** -24, tol):
-        l_lo, l_hi = both(left, delta, flint.arb(1), t)
-        r_lo, r_hi = both(right, flint.arb(0), flint.arb(T_MAX), t)
+        l_lo, l_hi = both(left, delta, flint.arb(1), t, ("(109)", law.rate, law.s_power))
+        r_lo, r_hi = both(right, flint.arb(0), flint.arb(T_MAX), t, ("(110)", law.weight))
         out = [l_lo, max(l_hi, tail_l.upper()), r_lo, max(r_hi, tail_r.upper())]
         if out[1] < out[2] or out[3] < out[0]:
             break

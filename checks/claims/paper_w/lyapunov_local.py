@@ -29,6 +29,7 @@ has max_{|z|=1} Re φ < 0 and the band does not grow with m).
 from __future__ import annotations
 
 import functools
+import math
 import random
 import time
 from collections.abc import Callable
@@ -317,6 +318,55 @@ def strategy(ctx: Context) -> Any:
     return lc.hurwitz_instances(1, int(ctx["n_search"]), family, extras=_extras)
 
 
+class _Surd:
+    """q·√r over ℚ (q, r rationals, r ≥ 0), closed under products and quotients with rationals and
+    other surds: enough to evaluate a reading's constant (``LocalQuartic.limit``: products and
+    quotients of M₀, β₀, n, κ₂(V), ‖W‖₂, ‖P‖₂) with κ₂(V), ‖W‖₂ square roots of rationals, exactly
+    and without SymPy (its ``expand`` of c² cost ~20 ms per call in the search). A sum (which
+    these products never form) raises TypeError, and the caller falls back to SymPy."""
+
+    __slots__ = ("q", "r")
+
+    def __init__(self, q: Fraction, r: Fraction) -> None:
+        if r < 0:
+            raise ValueError("a surd √r needs r ≥ 0")
+        self.q, self.r = Fraction(q), Fraction(r)
+
+    def __mul__(self, other: Any) -> _Surd:
+        if isinstance(other, _Surd):
+            return _Surd(self.q * other.q, self.r * other.r)
+        if isinstance(other, int | Fraction):
+            return _Surd(self.q * other, self.r)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: Any) -> _Surd:
+        if isinstance(other, _Surd):  # q₁√r₁/(q₂√r₂) = (q₁/(q₂r₂))·√(r₁r₂)
+            return _Surd(self.q / (other.q * other.r), self.r * other.r)
+        if isinstance(other, int | Fraction):
+            return _Surd(self.q / other, self.r)
+        return NotImplemented
+
+    def __rtruediv__(self, other: Any) -> _Surd:
+        if isinstance(other, int | Fraction):  # x/(q√r) = (x/(qr))·√r
+            return _Surd(Fraction(other) / (self.q * self.r), self.r)
+        return NotImplemented
+
+    def rational(self) -> Fraction | None:
+        """The value when √r is rational (r a square of a rational), else None."""
+        num, den = self.r.numerator, self.r.denominator
+        a, b = math.isqrt(num), math.isqrt(den)
+        return self.q * Fraction(a, b) if a * a == num and b * b == den else None
+
+    @staticmethod
+    def square_of(c: Any) -> Fraction | None:
+        """c² exactly for a rational or a surd c; None for anything else."""
+        if isinstance(c, int | Fraction):
+            return Fraction(c) * Fraction(c)
+        return (c * c).rational() if isinstance(c, _Surd) else None
+
+
 def _limit_bounds(law: LocalQuartic, inst: lc.HurwitzInstance, w: Any, p: Any, m0: Fraction
                   ) -> tuple[Fraction, Fraction | None]:
     """Rational bounds lo ≤ (L/Υ²)² ≤ hi of the reading's constant (``law.limit``, which increases
@@ -340,6 +390,16 @@ def _limit_bounds(law: LocalQuartic, inst: lc.HurwitzInstance, w: Any, p: Any, m
     q = lambda x: sp.Rational(x.numerator, x.denominator)  # noqa: E731
 
     def squared(k2: Fraction, w2: Fraction, pn: Fraction) -> Fraction:
+        # exactly, with κ₂(V) = √k2 and ‖W‖₂ = √w2 as surds over ℚ (the readings' constants are
+        # products and quotients: c² is rational); SymPy where the reading leaves that form
+        try:
+            exact = _Surd.square_of(law.limit(m0=m0, beta0=inst.beta0, n=n,
+                                              kappa=_Surd(Fraction(1), k2),
+                                              wnorm=_Surd(Fraction(1), w2), pnorm=pn))
+        except (TypeError, ValueError, ZeroDivisionError):
+            exact = None
+        if exact is not None:
+            return exact
         c = law.limit(m0=q(m0), beta0=q(inst.beta0), n=n, kappa=sp.sqrt(q(k2)),
                       wnorm=sp.sqrt(q(w2)), pnorm=q(pn))
         return Fraction(str(sp.Rational(sp.expand(c * c))))

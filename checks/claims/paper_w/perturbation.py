@@ -418,13 +418,19 @@ def _mpmath(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     out = []
     t0 = time.perf_counter()
     case, est = _scalar(ctx), _scalar_estimate(ctx, law.ball_norm)
-    errs = _mp_errors(case.theta, est, case.target, case.grid, case.norm, mp, _best_points(est))
+    # the points' errors at mp's precision read nothing of the statement but its ball (which
+    # chose the points): shared by the statement and the controls with the same ball
+    errs, _ = data(_key(ctx, "scalar", law.ball_norm, backend.name, "mp-errors"),
+                   lambda: _mp_errors(case.theta, est, case.target, case.grid, case.norm, mp,
+                                      _best_points(est)))
     vals = {b: float(errs[j]) for b, (_, j) in zip(est.betas, est.argmax, strict=True)}
     out.append(_judge_scalar(backend, ctx, vals, lambda h: case.corner_sup_mp(h, mp), u,
                              f"the attaining float64 points re-evaluated at {mp.prec} bits", t0))
     t0 = time.perf_counter()
     ro, rest = _readout(ctx), _readout_estimate(ctx, law.ball_norm)
-    errs = _mp_errors(ro.theta, rest, ro.target, ro.grid, ro.norm, mp, _best_points(rest))
+    errs, _ = data(_key(ctx, "readout", law.ball_norm, backend.name, "mp-errors"),
+                   lambda: _mp_errors(ro.theta, rest, ro.target, ro.grid, ro.norm, mp,
+                                      _best_points(rest)))
     vals = {b: float(errs[j]) for b, (_, j) in zip(rest.betas, rest.argmax, strict=True)}
     out.append(_judge_readout(backend, ctx, vals, lambda b: ro.bound_mp(law, b, mp), u,
                               f"the attaining float64 points re-evaluated at {mp.prec} bits", t0))
@@ -468,7 +474,11 @@ def _flint(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
         # 1-unit case: every point's error ball against the corner formula of the smallest ball
         # it was drawn in (E is monotone in β)
         t0 = time.perf_counter()
-        errs = _arb_errors(case.theta, est.points, case.target, case.grid, case.norm)
+        # the error balls read nothing of the statement but its ball (which chose the points):
+        # shared by the statement and the controls with the same ball
+        errs, _ = data(_key(ctx, "scalar", law.ball_norm, backend.name, "arb-errors"),
+                       lambda: _arb_errors(case.theta, est.points, case.target, case.grid,
+                                           case.norm))
         formula = {b: case.corner_sup_arb(law.half_width(b)) for b in est.betas}
         above, worst = [], 0.0
         for j, e in enumerate(errs):
@@ -488,7 +498,8 @@ def _flint(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                        counterexample={"case": case.describe(), "point": above[0]} if above else None))
         # readout case: certified ≤, and the best point reaches the closed form
         t0 = time.perf_counter()
-        errs = _arb_errors(ro.theta, rest.points, ro.target, ro.grid, ro.norm)
+        errs, _ = data(_key(ctx, "readout", law.ball_norm, backend.name, "arb-errors"),
+                       lambda: _arb_errors(ro.theta, rest.points, ro.target, ro.grid, ro.norm))
         formula = {b: ro.bound_arb(law, b) for b in rest.betas if b > 0}
         above, below, worst = [], [], 0.0
         for b, f in formula.items():

@@ -17,6 +17,7 @@ with eigenvalues near and beyond the strip's boundary.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -27,6 +28,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows, parse_fraction
+from recmem.checks.claims.paper_w import _memory as mm
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.search import Instance
 from recmem.checks.strategies import fractions_in
@@ -108,7 +110,14 @@ def _judge(backend: AbstractBackend, law: StableReparam, m: rp.Matrix, which: st
            cache: dict[Any, Any]) -> rp.Judged:
     """Judge 'every eigenvalue μ of g(M) has Re μ + margin < 0' for one M in one backend."""
     label = f"M = {rp.show_matrix(m)}, g = {which}"
-    vals = rp.eigenvalues(backend, law, m, which)
+    # g(M) and its eigenvalues read the map (reading, sign, which) and M, never the conclusion's
+    # margin or the hypothesis (half_width): a pure function of those and the arithmetic,
+    # memoised, so a control that changes only the margin or the hypothesis reads the eigenvalues
+    # it would compute again (its own judgement of them below)
+    g_key = (dataclasses.replace(law, margin=Fraction(0), half_width=None), which,
+             tuple(map(tuple, m)))
+    vals = mm.memo(("reparam eigenvalues", backend.name, backend.precision_bits, g_key),
+                   lambda: rp.eigenvalues(backend, law, m, which))
     if backend.encloses:
         import flint
 
@@ -120,7 +129,8 @@ def _judge(backend: AbstractBackend, law: StableReparam, m: rp.Matrix, which: st
                                           j.outcome is rp.Outcome.REFUTE, j.value))
     key = (rp.show_matrix(m), which)
     if key not in cache:
-        cache[key] = rp.kappa_data(law, m, which)
+        # κ₂(V) and S read the map and M only (as the eigenvalues above): memoised likewise
+        cache[key] = mm.memo(("reparam kappa", g_key), lambda: rp.kappa_data(law, m, which))
     kappa, scale = cache[key]
     bound = C_EIG * len(m) * backend.unit_roundoff * kappa * scale
     return rp.point_negative(label, _max_excess(law, vals, rp.hp_context(backend)), bound)

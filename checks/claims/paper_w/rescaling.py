@@ -22,6 +22,7 @@ from typing import Any
 import mpmath
 
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least
+from recmem.checks.claims.paper_w import _memory as mm
 from recmem.checks.claims.paper_w import _reparam as rp
 from recmem.checks.numeric import identity_check
 from recmem.checks.search import Instance
@@ -87,6 +88,22 @@ def _expm(bk: AbstractBackend, a: Any) -> Any:
     return rp.torch_of(bk)[0].linalg.matrix_exp(a)
 
 
+def _expm_memo(bk: AbstractBackend, diag: tuple[Fraction, ...]) -> Any:
+    """The backend's expm of the exact matrix diag(``diag``): a pure function of the matrix and the
+    backend (its arithmetic, precision and, for mpmath, its context: a matrix belongs to the
+    context that made it), memoised under the backend object itself, so the parts and controls
+    of one run that share a unit's rates (the vanilla part, a changed readout or target) share
+    the one exponential, which is what each would compute again."""
+    def compute() -> tuple[AbstractBackend, Any]:
+        m = len(diag)
+        wt = bk.matrix([[QQi(diag[i]) if i == j else QQi(Fraction(0)) for j in range(m)]
+                        for i in range(m)])
+        return bk, _expm(bk, wt)  # the backend is kept with its result: its id stays unique
+
+    owner, e = mm.memo(("rescaling expm", id(bk), bk.name, diag), compute)
+    return e if owner is bk else compute()[1]
+
+
 def _scalar(bk: AbstractBackend, q: Fraction) -> Any:
     return bk.entries(bk.vector([QQi(q)]))[0]
 
@@ -106,9 +123,8 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
             c = bk.matrix([[QQi(ck) for ck, _ in units]])
             # e^{W·t₀} by the backend's matrix exponential at the smallest t₀ = t_max/64, then
             # e^{W·8t₀} and e^{W·64t₀} by three squarings each (the semigroup property)
-            wt = bk.matrix([[QQi(units[i][1] * ts[0]) if i == j else QQi(Fraction(0))
-                             for j in range(m)] for i in range(m)])
-            e = _expm(bk, wt)
+            diag = tuple(units[i][1] * ts[0] for i in range(m))
+            e = _expm_memo(bk, diag)
             for t in ts:
                 if t != ts[0]:
                     for _ in range(3):

@@ -54,6 +54,9 @@ class Arith:
     def __init__(self, backend: AbstractBackend) -> None:
         kind, bits = backend.spec.kind, backend.precision_bits
         self.certified = kind == "flint"
+        # names the arithmetic (kind, precision, dtype, device): values memoised under it are
+        # the values this arithmetic computes
+        self.name = f"{backend.name}/{kind}/{bits}/{backend.spec.dtype}/{backend.spec.device}"
         self.u = float(backend.unit_roundoff)
         self.q: Callable[[Fraction], Any]
         self.sqrt: Callable[[Any], Any]
@@ -214,8 +217,7 @@ def _a0_violations(law: SlopeRate, ar: Arith) -> list[tuple[str, Any]]:
             if normal is False and law.normal_only:
                 continue  # outside the statement's hypothesis
             for t in A0_TIMES:
-                a = [[ar.q(s * t * x) for x in row] for row in w]
-                e = _expm2(a, ar)
+                e = _solution_operator(ar, s, name, w, t)
                 for v0 in ((1, 0), (0, 1)):
                     vt = [e[i][0] * v0[0] + e[i][1] * v0[1] for i in range(2)]
                     norm = vector_norm(vt, "2", ar.sqrt)
@@ -230,22 +232,59 @@ def _a1_violations(law: SlopeRate, ar: Arith) -> tuple[list[tuple[str, Any]], fl
     L = 1/16, v_0² = Υ_L² (the edge of the hypothesis); the violation of
     V(v_t) ≤ e^{−2κ(1−L)β₀t}V(v_0), relative to V(v_0).
     Returns the violations and the RK4 truncation bound: |e^{hλ} − P₄(hλ)| ≤ (h|λ|)⁵/120 per step
-    with |λ| ≤ a|w|, over t/h steps, doubled for v² (relative)."""
-    w, L, h, t_end = Fraction(-1), Fraction(1, 16), Fraction(1, 128), 4
+    with |λ| ≤ a|w|, over t/h steps, doubled for v² (relative). The RK4 runs read nothing of the
+    statement (:func:`_a1_trajectory`, once per arithmetic); the bounds are the statement's."""
+    w, L, h, t_end = A1_RK4
     rows, trunc = [], 0.0
     for a, b in ((Fraction(1, 2), Fraction(2)), (Fraction(2), Fraction(1, 2)),
                  (Fraction(1), Fraction(1))):
         ups2 = law.upsilon_squared(a, b, L)  # Υ_L² = aL/b
-        v0 = ar.sqrt(ar.q(ups2))
         u0 = ar.q(ups2)
         kappa = law.kappa(a)
         slack = law.slack(L)  # 1 − L, or 1 when the slack is taken inside (L = 0)
+        for t, v in _a1_trajectory(ar, a, b, ups2):
+            bound = ar.exp(ar.q(-2 * kappa * slack * t)) * u0
+            rows.append((f"a = {a}, b = {b}, t = {t}", (v * v - bound) / u0))
+        trunc = max(trunc, 2 * float(t_end / h) * float(abs(a * w) * h) ** 5 / 120)
+    return rows, trunc
+
+
+# w, L, Δt and the end time of the 𝒜₁ RK4 runs (w = −1: β₀ = 1)
+A1_RK4 = (Fraction(-1), Fraction(1, 16), Fraction(1, 128), 4)
+A1_REPORTED = (Fraction(1, 4), 1, 2, 4)  # 1/4: near the edge's rate (see slope_rate_proof)
+# The ODE solutions do not depend on the statement (only the bounds they are compared with do):
+# computed once per arithmetic and instance, and read by the statement, its controls and the other
+# slope claims of the run (the same operations in the same arithmetic give the same values).
+_SOLUTIONS: dict[tuple[Any, ...], Any] = {}
+
+
+def _memo(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    if key not in _SOLUTIONS:
+        if len(_SOLUTIONS) >= 4096:
+            _SOLUTIONS.pop(next(iter(_SOLUTIONS)))
+        _SOLUTIONS[key] = make()
+    return _SOLUTIONS[key]
+
+
+def _solution_operator(ar: Arith, s: Fraction, name: str, w: Any, t: Fraction) -> Any:
+    """e^{c_σWt} (2×2, :func:`_expm2`) in ``ar``'s arithmetic, memoised per arithmetic."""
+    return _memo((ar.name, "A0", s, name, w, t),
+                 lambda: _expm2([[ar.q(s * t * x) for x in row] for row in w], ar))
+
+
+def _a1_trajectory(ar: Arith, a: Fraction, b: Fraction, ups2: Fraction) -> list[tuple[Any, Any]]:
+    """RK4 for v' = wv(a − bv²) from v_0 = √Υ² (A1_RK4's w, Δt, end time) in ``ar``'s arithmetic:
+    (t, v_t) at the reported times A1_REPORTED, memoised per arithmetic."""
+    def run() -> list[tuple[Any, Any]]:
+        w, _, h, t_end = A1_RK4
         qa, qb, qw, qh = ar.q(a), ar.q(b), ar.q(w), ar.q(h)
         half, sixth = ar.q(Fraction(1, 2)), ar.q(Fraction(1, 6))
-        def f(v: Any, qw: Any = qw, qa: Any = qa, qb: Any = qb) -> Any:
+
+        def f(v: Any) -> Any:
             return qw * v * (qa - qb * v * v)
 
-        v = v0
+        out = []
+        v = ar.sqrt(ar.q(ups2))
         for k in range(1, int(t_end / h) + 1):
             k1 = f(v)
             k2 = f(v + half * qh * k1)
@@ -253,11 +292,11 @@ def _a1_violations(law: SlopeRate, ar: Arith) -> tuple[list[tuple[str, Any]], fl
             k4 = f(v + qh * k3)
             v = v + qh * sixth * (k1 + 2 * k2 + 2 * k3 + k4)
             t = k * h
-            if t in (Fraction(1, 4), 1, 2, 4):  # 1/4: near the edge's rate (see slope_rate_proof)
-                bound = ar.exp(ar.q(-2 * kappa * slack * t)) * u0
-                rows.append((f"a = {a}, b = {b}, t = {t}", (v * v - bound) / u0))
-        trunc = max(trunc, 2 * float(t_end / h) * float(abs(a * w) * h) ** 5 / 120)
-    return rows, trunc
+            if t in A1_REPORTED:
+                out.append((t, v))
+        return out
+
+    return _memo((ar.name, "A1", a, b, ups2), run)
 
 
 def slope_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:

@@ -239,13 +239,24 @@ def _design_kappa(grid: Grid, m: int) -> Any:
     return ls_kappa(grid.values, _rates(m))
 
 
+@functools.lru_cache(maxsize=1024)
+def _fit_flint(spec: str, grid: Grid, m: int, bits: int) -> tuple[list[Any], int]:
+    """The enclosed exact least-squares fit of the kernel ``spec`` with rates 1…m on ``grid``
+    (:func:`recmem.numerics.expsum_fit.fit_flint`): it reads neither the norm nor the seed nor the
+    statement, so the norms' readings (W.stable-exp, .l1), their controls and the search's designs
+    on the same target, grid and width share it (arb balls are immutable values)."""
+    from recmem.numerics.expsum_fit import fit_flint
+
+    return fit_flint(parse_kernel(spec), grid.values, _rates(m), bits)
+
+
 def _reference_at(ctx: Context, target: str, m: int, bits: int, kappa: Any) -> Cell:
     import flint
 
-    from recmem.numerics.expsum_fit import design_numpy, fit_flint
+    from recmem.numerics.expsum_fit import design_numpy
 
     kernel, grid, norm = _kernel(ctx, target), _grid(ctx), _norm(ctx)
-    coeffs, fit_bits = fit_flint(kernel, grid.values, _rates(m), bits)
+    coeffs, fit_bits = _fit_flint(str(ctx[f"{target}_target"]), grid, m, bits)
     hp = _hp(ctx)
     lt = LinearTarget(kernel)
     mid = _theta(m, [float(c.mid()) for c in coeffs])
@@ -654,13 +665,15 @@ def _mpmath(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
 
     ref = _reference(ctx)[0]
     grid = _grid(ctx)
-    # the fits do not depend on the statement: shared with its controls (per precision), with
-    # the context they were computed in
+    # the fits do not depend on the statement or the norm: shared with its controls and the
+    # other norm's reading (per parameter set and precision), with the context they were computed in
     def fresh() -> tuple[Any, dict[tuple[str, int], list[Any]]]:
         c = fixed_context(backend.precision_bits)
         return c, {}
 
-    (mp, fits), _ = data(_key(ctx, backend.name, "mp-fits"), fresh)
+    # keyed without the norm: the fits read none (W.stable-exp and .l1 share them)
+    params = tuple(sorted((k, str(v)) for k, v in ctx.params.items()))
+    (mp, fits), _ = data((params, backend.name, "mp-fits"), fresh)
     # the widest fits (where the conditioning bites); mpmath's QR costs ~0.1 s per width at 256 bits
     widths = sorted(ctx["ms"])[-int(ctx["mp_widths"]):]
     rows = [{"target": tg, "m": m} for tg in TARGETS for m in widths]
@@ -758,12 +771,19 @@ def _mp_response(M: Any, U: np.ndarray, c: list[Any], grid: Grid, mp: Any) -> tu
     m = len(c)
     q = lambda v: mp.mpf(v.numerator) / v.denominator  # noqa: E731
     e0, es = mp.expm(M * q(grid.t0)), mp.expm(M * q(grid.step))
-    p = e0 * mp.matrix([mp.mpf(float(u)) for u in U] + [0])
-    v = e0[:, m]
+    p0 = e0 * mp.matrix([mp.mpf(float(u)) for u in U] + [0])
+    v0 = e0[:, m]
+    # the chained products es·p as mpmath's matrix product forms them (each entry the fdot of a
+    # row of es with the vector, in the same order), on plain lists: the same values to the last
+    # bit, without the matrix objects' per-entry indexing
+    rows = [[es[i, j] for j in range(m + 1)] for i in range(m + 1)]
+    p = [p0[i] for i in range(m + 1)]
+    v = [v0[i] for i in range(m + 1)]
     rates, outs = [], []
     for k in range(grid.n):
         if k:
-            p, v = es * p, es * v
+            p = [mp.fdot(zip(row, p, strict=True)) for row in rows]
+            v = [mp.fdot(zip(row, v, strict=True)) for row in rows]
         rates.append(mp.fsum(c[i] * p[i] for i in range(m)))
         outs.append(mp.fsum(c[i] * v[i] for i in range(m)))
     return rates, outs
