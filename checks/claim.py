@@ -186,6 +186,8 @@ class Context:
     computed for the statement can stand in for a control's computation. ``shared`` is one
     dict for the claim's run, seen by the statement and its controls alike: only data that does
     not depend on the statement (exact inputs, certified condition numbers) may go there.
+    ``arithmetics`` names the arithmetics the run selected (``"torch:cpu"``, …; empty where the
+    caller does not say), for a check that prepares work another arithmetic's side will reuse.
     """
 
     params: Mapping[str, Any]
@@ -195,6 +197,7 @@ class Context:
     cache: dict[Any, Any] = field(default_factory=dict)
     statement: Statement | None = None
     shared: dict[Any, Any] = field(default_factory=dict)
+    arithmetics: tuple[str, ...] = ()
 
     def __getitem__(self, name: str) -> Any:
         return self.params[name]

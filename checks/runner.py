@@ -215,7 +215,8 @@ def run_claim_job(job: ClaimJob) -> ClaimResult:
     the command line does in its own process) and returns a result that pickles."""
     claim = registry.get(job.claim_id)
     ctx = Context(job.params, seed=job.seed, precision_bits=job.precision,
-                  search_examples=job.search_examples, statement=claim.statement)
+                  search_examples=job.search_examples, statement=claim.statement,
+                  arithmetics=tuple(str(b) for b in job.backends))
     if not job.portable:
         with _search_constants_pinned():
             return run_claim(claim, ctx, job.backends, controls=job.controls)

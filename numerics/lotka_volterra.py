@@ -484,12 +484,14 @@ def _stacked_mlp_class() -> Any:
             """:meth:`layers` of the parameter and of its gradient (made without autograd),
             kept while both are the same tensors on the same memory (the views keep that memory
             alive, so an address seen again is the same memory)."""
-            key = (self.flat.data_ptr(), self.flat.grad.data_ptr())
+            grad = self.flat.grad
+            assert grad is not None  # made before the first step (stack_mse_backward)
+            key = (self.flat.data_ptr(), grad.data_ptr())
             cached = getattr(self, "_cached_views", None)
-            if (cached is None or cached[0] is not self.flat or cached[1] is not self.flat.grad
+            if (cached is None or cached[0] is not self.flat or cached[1] is not grad
                     or cached[2] != key):
-                cached = (self.flat, self.flat.grad, key, self.layers(self.flat.detach()),
-                          self.layers(self.flat.grad))
+                cached = (self.flat, grad, key, self.layers(self.flat.detach()),
+                          self.layers(grad))
                 self._cached_views = cached
             return cached[3], cached[4]
 

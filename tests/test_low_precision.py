@@ -30,7 +30,9 @@ NOT_SWEPT = {"O.universality"}
 @pytest.mark.parametrize("paper", ["O", "W"])
 def test_low_precision_is_honest(paper: str, backend: str) -> None:
     ids = [c.id for c in rc.list_claims(paper=paper) if c.id not in NOT_SWEPT]
-    report = rc.verify(ids, backends=[backend])
+    # the claims' own verdicts are what this sweep judges (the assertions below): their negative
+    # controls, whose low-precision runs it never judged, are skipped (about half of its time)
+    report = rc.verify(ids, backends=[backend], controls=False)
     got = {c.id: c.verdict for c in report.claims}
     passed_but_false = {cid: str(v) for cid, v in got.items()
                         if cid in FALSE_AS_PRINTED and v.ok}

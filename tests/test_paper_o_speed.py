@@ -148,10 +148,12 @@ def test_the_claim_trains_one_stack_per_readout(monkeypatch: pytest.MonkeyPatch)
     assert inst.values["validation trajectories"] == SIZE.trajectories - SIZE.n_train
     assert inst.ratio == pytest.approx(out[-1].data["ratios"][1] * 10, rel=1e-5)
     assert len(calls) == 2
-    # the other way round (the runner's order: the search first): the first design trains every
-    # replicate, one stack per (features, readout), and the numeric side trains nothing
+    # the other way round (the runner's order: the search first) in a run that selects
+    # torch:cpu: the first design trains every replicate, one stack per (features, readout), and
+    # the numeric side trains nothing
     calls.clear()
-    ctx = Context({**claim.defaults(), **small}, seed=1, statement=Universality())
+    ctx = Context({**claim.defaults(), **small}, seed=1, statement=Universality(),
+                  arithmetics=("numpy", "torch:cpu"))
     first = uni.holds(uni.Design(0, 16, Fraction(1, 2)), ctx)
     assert len(calls) == 2 and {c[0] for c in calls} == {3}
     uni.holds(uni.Design(1, 16, Fraction(1, 2)), ctx)
@@ -160,6 +162,13 @@ def test_the_claim_trains_one_stack_per_readout(monkeypatch: pytest.MonkeyPatch)
     assert len(calls) == 2
     assert again[-1].data["ratios"] == out[-1].data["ratios"]
     assert first.ratio == pytest.approx(out[-1].data["ratios"][0] * 10, rel=1e-5)
+    # a run without torch:cpu (numpy only, or the fuzz campaign): the search trains its own
+    # draws only (SEARCH_DRAWS of them), not the replicates no side of the run will read
+    calls.clear()
+    ctx = Context({**claim.defaults(), **small}, seed=1, statement=Universality(),
+                  arithmetics=("numpy",))
+    uni.holds(uni.Design(0, 16, Fraction(1, 2)), ctx)
+    assert len(calls) == 2 and {c[0] for c in calls} == {uni.SEARCH_DRAWS}
 
 
 def test_mpmath_contexts_are_made_once_per_precision(monkeypatch: pytest.MonkeyPatch) -> None:

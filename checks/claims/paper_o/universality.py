@@ -35,9 +35,9 @@ opposite holds at the search level α/500 (recmem.numerics.designs.search_level)
 Statistical, not exact: a False makes the claim FAILED, never REFUTED (CLAIMS.md ground rule 2).
 Hypothesis exhausts the grid. The search trains on torch:cpu in float64 whatever arithmetics are
 selected; its designs are the first replicates of the numeric side, whose trainings they share
-(``ctx.shared``): the first design trains every replicate, one stack per (features, readout), and
-the numeric side on torch:cpu in float64 then trains nothing (on another device or dtype it
-trains its own, and the search's extra replicates cost about as much again as its own two).
+(``ctx.shared``): when the run selects torch:cpu, the first design trains every replicate, one
+stack per (features, readout), and the numeric side then trains nothing; otherwise (another
+arithmetic only, ``recmem fuzz``) the search trains only its own draws.
 """
 
 from __future__ import annotations
@@ -302,12 +302,13 @@ def holds(design: Design, ctx: Context) -> Any:
     law = ctx.law(Universality)
     size = _size(ctx, design.nodes, design.amplitude)
     # the designs of the grid train together; at the claim's own sizes they are the numeric
-    # side's first replicates, so every replicate trains then, in the same stack (the numeric side
-    # on torch:cpu in float64 reuses them all, and trains nothing: one stack per (features,
-    # readout) instead of one for the search and one for the other replicates); elsewhere
-    # (a design of other sizes: none in today's grid) only the grid's draws
+    # side's first replicates, so when that side runs on torch:cpu (float64) every replicate
+    # trains here, in the same stack (the numeric side reuses them all and trains nothing: one
+    # stack per (features, readout) instead of one for the search and one for the other
+    # replicates); elsewhere (another arithmetic, `recmem fuzz`, a design of other sizes) only
+    # the grid's draws
     grid = range(SEARCH_DRAWS)
-    if size == _size(ctx):
+    if size == _size(ctx) and "torch:cpu" in ctx.arithmetics:
         grid = range(max(SEARCH_DRAWS, int(ctx["replicates"])))
     draws = sorted({design.draw, *grid})
     pairs = _pairs(ctx, size, [_stream(ctx.seed, d) for d in draws], "cpu", torch.float64)
