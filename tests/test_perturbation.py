@@ -266,3 +266,29 @@ def test_exact_kernels_are_fitted_exactly_and_sampled_kernels_have_no_ball() -> 
         ef.fit_flint(SampledKernel((0.0, 200.0), (1.0, 0.0)), ef.APP_D_GRID, (1,), 64)
     with pytest.raises(ValueError, match="underdetermined"):
         ef.fit_numpy(k, (1, 2), ef.app_d_rates(3))
+
+
+@given(st.lists(st.floats(-4, 4, allow_nan=False, width=64), min_size=1, max_size=12),
+       st.sampled_from([Fraction(-1, 10**9), Fraction(0), Fraction(1, 10**9), Fraction(1, 3)]),
+       st.sampled_from([1 - Fraction(1, 2**50), Fraction(1), 1 + Fraction(1, 2**50)]))
+def test_the_float_screen_of_a_ball_test_gives_the_exact_answer(xs: list[float], shift: Fraction,
+                                                                 factor: Fraction) -> None:
+    """Issue 20: ``_sumsq_at_most`` screens in float64 before the exact integer sum; its answer
+    is the exact one at the bound itself, within a few ulps of it either side (where a screen
+    without its rounding margin would answer wrongly) and well inside (both paths)."""
+    x = np.array(xs)
+    exact = pt.exact_sumsq(x)
+    bound = exact * factor + shift
+    assert pt._sumsq_at_most(x, bound) == (exact <= bound)
+
+
+def test_the_ball_screen_falls_back_to_the_exact_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact route decides what the screen cannot (a sum at the bound, a tiny entry), and the
+    screen alone decides a point well inside (the exact sum is not called)."""
+    called: list[int] = []
+    exact_sumsq = pt.exact_sumsq
+    monkeypatch.setattr(pt, "exact_sumsq", lambda x: called.append(1) or exact_sumsq(x))
+    x = np.array([0.5, 0.25, -0.125])
+    assert pt._sumsq_at_most(x, Fraction(1)) and called == []
+    assert pt._sumsq_at_most(x, exact_sumsq(x)) and called == [1]
+    assert not pt._sumsq_at_most(np.array([2.0**-600, 1.0]), Fraction(1)) and len(called) == 2
