@@ -23,6 +23,7 @@ and the exact search certify).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -105,6 +106,14 @@ def _curves_numpy(law: MemoryEquivalence, seed: int) -> tuple[np.ndarray, ...]:
     return mm.memo(("memory-equivalence numpy", mm.rnn_key(rnn), width, seed), compute)
 
 
+
+def _with_drift(at: Callable[[int], tuple[list[Any], list[Any]]], bits: int) -> tuple[list[Any], ...]:
+    """The Heaviside and impulse memories at ``bits`` and each one's drift |value − value at
+    bits + MP_EXTRA_BITS| (the error estimate both mpmath routes report)."""
+    (h1, i1), (h2, i2) = at(bits), at(bits + mm.MP_EXTRA_BITS)
+    return h1, [abs(a - b) for a, b in zip(h1, h2, strict=True)], i1, [
+        abs(a - b) for a, b in zip(i1, i2, strict=True)]
+
 def _curves_mpmath(law: MemoryEquivalence, bits: int) -> tuple[list[Any], ...]:
     """The same at ``bits`` by Taylor integration (linear witness; the input x = 1 attains the sup of a
     linear functional), error from a second run at bits + 16."""
@@ -120,12 +129,8 @@ def _curves_mpmath(law: MemoryEquivalence, bits: int) -> tuple[list[Any], ...]:
         imp = [abs(v) for v in response_mpmath(rnn, impulse((1.0,), width), TIMES, ctx)[0]]
         return heav, imp
 
-    def compute() -> tuple[list[Any], ...]:
-        (h1, i1), (h2, i2) = at(bits), at(bits + mm.MP_EXTRA_BITS)
-        return h1, [abs(a - b) for a, b in zip(h1, h2, strict=True)], i1, [
-            abs(a - b) for a, b in zip(i1, i2, strict=True)]
-
-    return mm.memo(("memory-equivalence mpmath", mm.rnn_key(rnn), width, bits), compute)
+    return mm.memo(("memory-equivalence mpmath", mm.rnn_key(rnn), width, bits),
+                   lambda: _with_drift(at, bits))
 
 
 def hardtanh_scalar_flow(p: tuple[Any, Any, Any], pieces: list[tuple[Any, Any, Any]], t: Any,
@@ -190,12 +195,8 @@ def _curves_piecewise(law: MemoryEquivalence, bits: int) -> tuple[list[Any], ...
                            for x in IMPULSE_MAGS for s in (1, -1)))
         return heav, imp
 
-    def compute() -> tuple[list[Any], ...]:
-        (h1, i1), (h2, i2) = at(bits), at(bits + mm.MP_EXTRA_BITS)
-        return h1, [abs(a - b) for a, b in zip(h1, h2, strict=True)], i1, [
-            abs(a - b) for a, b in zip(i1, i2, strict=True)]
-
-    return mm.memo(("memory-equivalence piecewise", mm.rnn_key(rnn), width, bits), compute)
+    return mm.memo(("memory-equivalence piecewise", mm.rnn_key(rnn), width, bits),
+                   lambda: _with_drift(at, bits))
 
 
 def _slopes(m: Any, e: Any, log: Any) -> tuple[list[Any], list[Any]]:
