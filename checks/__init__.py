@@ -24,7 +24,7 @@ from recmem.checks.verdict import Evidence, Outcome, Verdict
 
 
 def list_claims(paper: str | None = None) -> list[Claim]:
-    """Registered claims, optionally of one paper (``"O"`` or ``"W"``)."""
+    """Registered claims, optionally of one paper (its key: ``"O"``; ``recmem list --papers``)."""
     return [c for c in all_claims().values() if paper is None or c.paper == paper]
 
 

@@ -1,7 +1,7 @@
 """Claims: a statement from a paper, its provenance, and the checks that judge it.
 
-Adding a claim means adding one module under ``checks/claims/<paper>/`` that defines ``CLAIMS``;
-the registry finds it and the runner needs no change.
+Adding a claim means adding one module that defines ``CLAIMS`` where its paper's plugin
+(``checks/plugins.py``) looks for claims; the registry finds it and the runner needs no change.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from recmem.checks import plugins
 from recmem.checks.argtypes import brief
 from recmem.checks.limits import (  # noqa: F401 (MEMORY_BUDGET, grows, grows_factorial: for the claims)
     MEMORY_BUDGET,
@@ -28,26 +29,6 @@ from recmem.theory.statement import Control, Statement
 
 S = TypeVar("S", bound=Statement)
 
-
-@dataclass(frozen=True)
-class Paper:
-    """A paper and the version whose text the claims rest on."""
-
-    key: str
-    authors: str
-    title: str
-    version: str
-    text_file: str  # where the quoted version can be read (reports: source.text)
-
-
-PAPERS: dict[str, Paper] = {
-    "O": Paper("O", "A. Orvieto, S. De, C. Gulcehre, R. Pascanu, S. L. Smith",
-               "On the Universality of Linear Recurrences Followed by Nonlinear Projections",
-               "arXiv 2307.11888 v1 (workshop version)", "https://arxiv.org/abs/2307.11888v1"),
-    "W": Paper("W", "S. Wang, Z. Li, Q. Li",
-               "Inverse Approximation Theory for Nonlinear Recurrent Neural Networks",
-               "ICLR 2024 camera-ready (arXiv 2305.19190)", "https://openreview.net/forum?id=yC2waD70Vj"),
-}
 
 CONVENTIONS: tuple[str, ...] = (
     "time index is 1-based: x_0 = 0, x_k = Λ x_{k-1} + B u_k",
@@ -67,9 +48,9 @@ class Provenance:
     quote: str
 
     def to_dict(self) -> dict[str, str]:
-        p = PAPERS[self.paper]
+        p = plugins.get(self.paper)
         return {"paper": f"{p.authors}, {p.title}", "version": p.version,
-                "location": self.location, "quote": self.quote, "text": p.text_file}
+                "location": self.location, "quote": self.quote, "text": p.source}
 
     def short(self) -> str:
         return f"{self.paper} {self.location}"

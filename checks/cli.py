@@ -14,8 +14,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+from recmem.checks import plugins
 from recmem.checks.argtypes import MAX_EXAMPLES, brief, finite, int_between, output_path, seed
-from recmem.checks.claim import PAPERS
 from recmem.checks.terminal import NARROW_COLUMNS
 
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -113,8 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    ls = sub.add_parser("list", help="list the registered claims")
-    ls.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
+    ls = sub.add_parser("list", help="list the registered claims (or, with --papers, the papers)")
+    ls.add_argument("--paper", choices=plugins.paper_keys(), help="only this paper's claims")
+    ls.add_argument("--papers", action="store_true",
+                    help="list the installed papers instead: each paper plugin (entry points "
+                         "'recmem.papers'), where it was found, its claims and experiments, and "
+                         "any plugin left out with the reason")
     ls.add_argument("--json", metavar="PATH", type=output_path("--json"),
                     help="also write the list as JSON")
 
@@ -128,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
                    help="claims to verify (default: every claim, or every claim of --paper); a "
                         "claim named twice runs once")
-    v.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
+    v.add_argument("--paper", choices=plugins.paper_keys(), help="only this paper's claims")
     v.add_argument("--backend", action="append", metavar="SPEC", default=None,
                    help="sympy, mpmath@BITS, flint@BITS, numpy[:float32], torch[:cpu|:cuda]; "
                         "repeat for several (default: all)")
@@ -192,6 +196,59 @@ def _console() -> Any:
     return Console(highlight=False)
 
 
+def _list_papers(args: argparse.Namespace) -> int:
+    """``recmem list --papers``: the installed paper plugins and those left out."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from recmem.checks import reproduce
+    from recmem.checks.registry import all_claims
+
+    experiments = reproduce.all_experiments()  # imports the declared modules
+    rows = []
+    for p in plugins.papers().values():
+        if args.paper in (None, p.key):
+            declared = (getattr(sys.modules.get(m), "EXPERIMENT", None) for m in p.experiments)
+            exps = [e.name for e in declared if e is not None and e.name in experiments]
+            rows.append({"key": p.key, "citation": p.citation, "source": p.source,
+                         "origin": p.origin, "ledger": p.ledger,
+                         "claims": sum(c.paper == p.key for c in all_claims().values()),
+                         "experiments": exps})
+    left_out = [{"plugin": q.plugin, "origin": q.origin, "why": q.why}
+                for q in (*plugins.problems(), *reproduce.problems())]
+    table = Table(title=f"{len(rows)} papers installed")
+    table.add_column("paper", no_wrap=True)
+    table.add_column("claims", justify="right")
+    table.add_column("experiments", justify="right")
+    table.add_column("citation / found in", overflow="fold")
+    for r in rows:
+        table.add_row(r["key"], str(r["claims"]), str(len(r["experiments"])),
+                      escape(r["citation"]) + f"\n[dim]{escape(r['origin'])}[/]")
+    con = _console()
+    con.print(table)
+    for q in left_out:
+        con.print(escape(f"left out: {q['plugin']} ({q['origin']}): {q['why']}"))
+    if args.json:
+        from recmem.checks.outputs import write_atomic
+
+        write_atomic(args.json, json.dumps({"papers": rows, "left_out": left_out}, indent=2) + "\n")
+    return EXIT_OK
+
+
+def _warn_plugin_problems(command: str) -> None:
+    """One line on stderr per paper plugin left out (once per command that reads claims or
+    experiments); the other papers work as usual."""
+    if command in ("memory", "condition"):
+        return
+    found = list(plugins.problems())
+    if command == "reproduce":
+        from recmem.checks import reproduce
+
+        found += reproduce.problems()
+    for q in found:
+        sys.stderr.write(f"recmem: warning: {q.line()}\n")
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     from rich.markup import escape
     from rich.table import Table
@@ -201,6 +258,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     if (clash := _clash([("--json", args.json)])) is not None:
         return clash
+    if args.papers:
+        return _list_papers(args)
     claims = [c for c in all_claims().values() if args.paper in (None, c.paper)]
     con = _console()
     with_source = con.width >= NARROW_COLUMNS  # narrower: `recmem show` prints the source
@@ -219,7 +278,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     con.print(table)
     from recmem.checks.coverage_cli import summary_lines
 
-    for line in summary_lines([args.paper] if args.paper else list(PAPERS)):  # `recmem coverage`
+    for line in summary_lines([args.paper] if args.paper else plugins.paper_keys()):  # `recmem coverage`
         con.print(escape(line))
     if args.json:
         from recmem.checks.outputs import write_atomic
@@ -523,6 +582,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                "coverage": cmd_coverage}
     try:
         with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
+            if not (args.command == "list" and args.papers):  # that lists them itself
+                _warn_plugin_problems(args.command)
             code = handler[args.command](args)
     except KeyboardInterrupt:
         sys.stderr.write(f"recmem: interrupted{_by_signal()}\n")

@@ -1,7 +1,8 @@
 """Coverage of a paper: every numbered item of its text mapped to the claims that check it.
 
-Each paper ships a *coverage ledger* beside its claims (``checks/claims/paper_<key>/ledger.toml``,
-data only, read with ``tomllib``; format in docs/ADDING_CLAIMS.md, "The coverage ledger"): every
+Each paper ships a *coverage ledger* where its plugin says (``Paper.ledger``; recmem's own papers:
+``checks/claims/paper_<key>/ledger.toml``; data only, read with ``tomllib``; format in
+docs/ADDING_CLAIMS.md, "The coverage ledger"): every
 numbered equation, statement, appendix section, figure and table of the paper's text, each with
 the claims that check it or, when none does, a status (``definition``: a definition the claims
 ``used_by`` rest on; ``not-checkable``: a cited result, data not available here, prose without a
@@ -76,14 +77,16 @@ class Ledger:
 # ---- where ledgers and texts are ------------------------------------------------------------------
 
 def ledger_resource(paper: str) -> Traversable | None:
-    """The ledger of ``paper`` shipped with its claims package
-    (``recmem.checks.claims.paper_<key>/ledger.toml``), or None when there is no such package.
+    """The ledger its plugin declares for ``paper`` (``Paper.ledger``, ``"package:resource"``),
+    or None when the paper is not installed, declares none or its package cannot be found."""
+    from recmem.checks import plugins
 
-    The one place that says where a paper's ledger lives: a paper registered another way
-    replaces this function only."""
-    package = f"recmem.checks.claims.paper_{paper.lower()}"
+    found = plugins.papers().get(paper)
+    if found is None or found.ledger is None:
+        return None
+    package, _, name = found.ledger.partition(":")
     try:
-        return resources.files(package) / "ledger.toml"
+        return resources.files(package) / name
     except ModuleNotFoundError:
         return None
 

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from recmem.checks import plugins
 from recmem.checks.argtypes import output_path
-from recmem.checks.claim import PAPERS
 
 STATUS_STYLE = {"checked": "green", "definition": "cyan", "not-checkable": "yellow",
                 "uncovered": "bold red"}
@@ -33,7 +33,7 @@ def add_parser(sub: Any) -> None:
                     "not checked; then the counts. Items the paper's text numbers but the ledger "
                     "lacks count as uncovered when the text can be read here (folder "
                     "$RECMEM_PAPERS). Exit status 1 while anything is uncovered.")
-    p.add_argument("--paper", choices=sorted(PAPERS), help="only this paper (default: all)")
+    p.add_argument("--paper", choices=plugins.paper_keys(), help="only this paper (default: all)")
     p.add_argument("--json", metavar="PATH", type=output_path("--json"),
                    help="also write the coverage as JSON")
 
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     from recmem.checks.outputs import Kept, OutputPathError, refuse_clashes, write_atomic
 
-    result = compute([args.paper] if args.paper else list(PAPERS))  # reads; writes nothing
+    result = compute([args.paper] if args.paper else plugins.paper_keys())  # reads; writes nothing
     kept = [Kept(f"the coverage ledger of paper {c.paper}", Path(c.ledger.source))
             for c in result if c.ledger is not None]
     kept += [Kept(f"the text of paper {c.paper}", Path(c.text_read))

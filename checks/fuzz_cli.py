@@ -15,7 +15,7 @@ EXIT_OK, EXIT_NOT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 def add_parser(sub: Any, jobs_type: Any) -> None:
     """Register ``recmem fuzz`` (``jobs_type`` parses --jobs as ``recmem verify`` does)."""
-    from recmem.checks.claim import PAPERS
+    from recmem.checks import plugins
     from recmem.checks.execution import CLUSTER_TRUST
 
     f = sub.add_parser(
@@ -39,7 +39,7 @@ def add_parser(sub: Any, jobs_type: Any) -> None:
                     "interrupted by Ctrl-C or SIGTERM (finished claims are kept).")
     f.add_argument("claim_ids", nargs="*", metavar="CLAIM_ID",
                    help="claims to fuzz (default: every claim, or every claim of --paper)")
-    f.add_argument("--paper", choices=sorted(PAPERS), help="only this paper's claims")
+    f.add_argument("--paper", choices=plugins.paper_keys(), help="only this paper's claims")
     f.add_argument("--max-examples", "--examples", dest="examples", type=int_between(1, MAX_EXAMPLES),
                    default=500, metavar="N",
                    help="instances to judge per claim (and per control) before giving up "

@@ -4,7 +4,7 @@
 verify`` judge it again. Whoever can write to ``$RECMEM_HOME`` can write these files, so reading
 them must never run code: an entry is JSON (``json.loads``: data only) holding the instance as
 exact values written as text, and the only constructors it can reach are those of a fixed list
-of value types (:data:`RECORD_TYPES`), called with decoded values as keyword arguments. No
+of value types (:func:`record_types`), called with decoded values as keyword arguments. No
 ``pickle``, no ``eval``, no import chosen by the file.
 
 The format (:data:`FORMAT`), value by value:
@@ -14,7 +14,7 @@ The format (:data:`FORMAT`), value by value:
   (``float.hex``: exact);
 - a list is a JSON array, a tuple ``{"tuple": [...]}``, a dict ``{"dict": [[key, value], ...]}``
   (keys of any of these kinds, order kept);
-- a record (a dataclass or named tuple of :data:`RECORD_TYPES`: Gaussian rationals, the claims'
+- a record (a dataclass or named tuple of :func:`record_types`: Gaussian rationals, the claims'
   instance and design types) is ``{"record": "module.Name", "fields": {...}}`` with every field
   its constructor takes, except private ones (a leading ``_``: caches, rebuilt on use).
 
@@ -37,6 +37,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -48,25 +49,28 @@ FORMAT = "recmem-fuzz-example/1"
 MAX_ENTRY_BYTES = 1 << 20
 
 # The value types an entry may construct, by the name the format writes (``module.Name``), each
-# with the module and attribute it is imported from. Only these: a claim whose instances hold
-# another type gets it added here (tests/test_fuzz_store_safety.py draws every claim's strategy
-# and fails on a type the format cannot store).
-RECORD_TYPES: dict[str, tuple[str, str]] = {
-    name: (name.rsplit(".", 1)[0], name.rsplit(".", 1)[1]) for name in (
-        "recmem.numerics.exact.QQi",
-        "recmem.numerics.designs.Design",
-        "recmem.checks.claims.paper_o.universality.Design",
-        "recmem.checks.claims.paper_w._lyapunov.HurwitzInstance",
-        "recmem.checks.claims.paper_w._lyapunov.SequenceInstance",
-        "recmem.checks.claims.paper_w.semigroup_bound.SemigroupInstance",
-        "recmem.checks.claims.paper_w.stable_exp.FitDesign",
-        "recmem.checks.claims.paper_w.theorem.TheoremDesign",
-        "recmem.theory.limit_decay_families.DecayFamily",
-        "recmem.theory.linear_functionals.Functional",
-        "recmem.theory.linear_rnn_conv.KernelInstance",
-        "recmem.theory.lyapunov_sequences.ToeplitzSequence",
-        "recmem.theory.memory_rnn.Instance2",
-    )}
+# with the module and attribute it is imported from. Only these: recmem's shared value types
+# below, and those each installed paper declares (``Paper.record_types``, checks/plugins.py); a
+# claim whose instances hold another type gets it added there (tests/test_fuzz_store_safety.py
+# draws every claim's strategy and fails on a type the format cannot store).
+SHARED_RECORD_TYPES = (
+    "recmem.numerics.exact.QQi",
+    "recmem.numerics.designs.Design",
+    "recmem.theory.limit_decay_families.DecayFamily",
+    "recmem.theory.linear_functionals.Functional",
+    "recmem.theory.linear_rnn_conv.KernelInstance",
+    "recmem.theory.lyapunov_sequences.ToeplitzSequence",
+    "recmem.theory.memory_rnn.Instance2",
+)
+
+
+@cache
+def record_types() -> dict[str, tuple[str, str]]:
+    """Every value type an entry may construct: name → (module, attribute)."""
+    from recmem.checks import plugins
+
+    names = [*SHARED_RECORD_TYPES, *(t for p in plugins.papers().values() for t in p.record_types)]
+    return {name: (name.rsplit(".", 1)[0], name.rsplit(".", 1)[1]) for name in names}
 
 _FRACTION = re.compile(r"-?[0-9]+/[0-9]+")
 
@@ -82,11 +86,11 @@ def _record_name(cls: type) -> str:
 
 
 def _record_class(name: str) -> type:
-    """The class a record names, when it is one of :data:`RECORD_TYPES` (imported from the
+    """The class a record names, when it is one of :func:`record_types` (imported from the
     fixed table, never from a name the file chose)."""
-    if name not in RECORD_TYPES:
+    if name not in record_types():
         raise StoredFormatError(f"unknown record type {name!r}")
-    module, attr = RECORD_TYPES[name]
+    module, attr = record_types()[name]
     cls = getattr(importlib.import_module(module), attr)
     assert isinstance(cls, type) and _record_name(cls) == name, name
     return cls
@@ -117,11 +121,11 @@ def _encode(value: Any) -> Any:
     if type(value) is dict:
         return {"dict": [[_encode(k), _encode(v)] for k, v in value.items()]}
     name = _record_name(type(value))
-    if name in RECORD_TYPES:
+    if name in record_types():
         return {"record": name, "fields": {n: _encode(getattr(value, n))
                                            for n in _record_fields(type(value))}}
     raise StoredFormatError(f"a {name} cannot be stored (not a value type of the data-only "
-                            "format: checks/fuzz_store.py RECORD_TYPES)")
+                            "format: Paper.record_types of its plugin)")
 
 
 def _decode(value: Any) -> Any:
@@ -171,7 +175,7 @@ def encode(instance: Any) -> bytes:
 def decode(blob: bytes) -> Any:
     """The instance an entry holds; :class:`StoredFormatError` for anything that is not an entry
     of the data-only format (a pickle of an older recmem, another format, a wrong shape, a
-    record type that is not in :data:`RECORD_TYPES`, a constructor that refuses its fields)."""
+    record type that is not in :func:`record_types`, a constructor that refuses its fields)."""
     try:
         doc = json.loads(blob.decode("utf-8"))
         if type(doc) is not dict or set(doc) != {"format", "instance"} \

@@ -12,6 +12,9 @@ Two layouts of text are read, both by the same rules:
 - plain text from a PDF extraction (paper O's workshop text): display math between ``$$`` with the
   number as ``\\quad (N)`` at its end, headings as lines ``Appendix A. Title`` and ``E.1. Title``.
 
+Figures and equations that the prose cites ("Fig. 3", "Eq.(4)") are items even where the text
+lost their captions or display numbers (paper L's markdown prints no equation numbers).
+
 Numbered statements are recognised where they begin, never where prose cites them: the kind and
 number start a line (or follow a sentence's end, as paper W's "… . Remark 3.6. It can be seen")
 and are followed by a period, a parenthesised name, an italic statement or a capitalised word
@@ -57,6 +60,9 @@ _PLAIN_HEADING_CHARS = 80
 # figures and tables: by their captions at a line's start, and by the figures the prose cites
 _CAPTION = re.compile(r"^[*_]{0,2}(Figure|Fig\.|Table)\s+(\d+)\s*[*_]{0,2}\s*[:.]", re.M)
 _FIGURE_CITED = re.compile(r"Fig(?:ures?|s?\.)\s+(\d+)(?:\s*(?:&|and|,)\s*(\d+))?")
+# equations the prose cites ("Eq.(4)", "Eq. (26)", "Eqs.(1) and (3)", "Eq.1"): items of a text
+# whose displays lost their numbers (paper L's markdown), as cited figures are
+_EQUATION_CITED = re.compile(r"Eqs?\.\s*\(?(\d+)\)?(?:\s*(?:&|and|,)\s*\((\d+)\))?")
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,11 @@ def extract_items(text: str, body_sections: bool = False) -> list[PaperItem]:
             continue
         for number in filter(None, (m.group(1), m.group(2))):
             add(f"figure {int(number)}", _line_of(text, m.start()))
+    for m in _EQUATION_CITED.finditer(text):
+        if m.start() > 0 and text[m.start() - 1].isalnum():
+            continue
+        for number in filter(None, (m.group(1), m.group(2))):
+            add(f"eq {int(number)}", _line_of(text, m.start()))
     order = {"eq": 0, "section": 2, "figure": 3, "table": 4}
     return sorted(found.values(), key=lambda i: (order.get(i.ref.split()[0], 1), i.line))
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recmem.checks import registry
-from recmem.checks.claim import PAPERS, Claim
+from recmem.checks import plugins, registry
+from recmem.checks.claim import Claim
 from recmem.checks.outputs import write_atomic
 from recmem.checks.verdict import Verdict
 
@@ -97,8 +97,8 @@ def _block(lines: Sequence[str], paper: str) -> tuple[int, int]:
 
 
 def papers_in(text: str) -> list[str]:
-    """The papers whose tables the README has (markers present), in PAPERS order."""
-    return [p for p in PAPERS if begin_marker(p) in text]
+    """The installed papers whose tables the README has (markers present), in key order."""
+    return [p for p in plugins.paper_keys() if begin_marker(p) in text]
 
 
 def parse_table(text: str, paper: str) -> list[Row]:
@@ -153,8 +153,8 @@ def render(text: str, verdicts: Mapping[str, str]) -> str:
     """``text`` with every paper's table regenerated (IDs and one-liners from the registry)."""
     papers = papers_in(text)
     if not papers:
-        raise TablesError(f"the README has no findings tables ({begin_marker('O')} … "
-                          f"{end_marker('O')})")
+        raise TablesError(f"the README has no findings tables ({begin_marker('<paper>')} … "
+                          f"{end_marker('<paper>')})")
     lines = text.splitlines()
     for paper in papers:
         begin, end = _block(lines, paper)

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
-from recmem.checks import execution, interrupt, registry
+from recmem.checks import execution, interrupt, plugins, registry
 from recmem.checks.campaign import replay_evidence
-from recmem.checks.claim import PAPERS, Claim, Context
+from recmem.checks.claim import Claim, Context
 from recmem.checks.report import ClaimResult, Report
 from recmem.checks.search import SEARCH_BACKEND, search
 from recmem.checks.verdict import (
@@ -395,8 +395,8 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
     check_seed(seed)
     if search_examples < 1:
         raise UsageError(f"search examples must be at least 1, got {search_examples}")
-    if paper is not None and paper not in PAPERS:
-        raise UsageError(f"unknown paper {paper!r}: expected one of {', '.join(PAPERS)}")
+    if paper is not None and paper not in plugins.papers():
+        raise UsageError(f"unknown paper {paper!r}: expected one of {', '.join(plugins.paper_keys())}")
     try:
         claims = registry.select(list(claim_ids) if claim_ids else None, paper)
     except registry.UnknownClaim as exc:

@@ -37,6 +37,11 @@ settings.register_profile("fuzz", max_examples=5000, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+# tests/paper_plugin/ is an outside package (a paper plugin with its own test), run by
+# tests/test_paper_plugins.py with the package installed beside recmem, never collected here
+collect_ignore = ["paper_plugin"]
+
+
 def _cuda_available() -> bool:
     try:
         import torch

@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import one_error_line, run_main
 
 from recmem.checks import coverage as cv
-from recmem.checks.claim import PAPERS
+from recmem.checks import plugins
 from recmem.checks.paper_items import extract_items
 
 # ---- a small synthetic paper and its ledger --------------------------------------------------------
@@ -375,7 +375,7 @@ def test_every_claim_the_shipped_ledgers_name_is_registered() -> None:
 
     claims = all_claims()
     problems = []
-    for paper in PAPERS:
+    for paper in plugins.paper_keys():
         ledger = cv.load_ledger(paper)
         if ledger is None:
             problems.append(f"paper {paper}: no ledger at {cv.ledger_resource(paper)}")
@@ -395,7 +395,7 @@ def _text(paper: str) -> tuple[cv.Ledger, str]:
     return ledger, path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("paper", plugins.paper_keys())
 def test_every_item_numbered_in_the_paper_text_is_in_the_shipped_ledger(paper: str) -> None:
     ledger, text = _text(paper)
     listed = {i.ref for i in ledger.items}
@@ -410,7 +410,7 @@ def test_the_extraction_finds_every_numbered_item_of_the_two_papers() -> None:
     numbers equations (1)–(142), paper O (1)–(38); the statements, appendix sections, figures
     and tables below."""
     found = {}
-    for paper in sorted(PAPERS):
+    for paper in plugins.paper_keys():
         _, text = _text(paper)
         found[paper] = [i.ref for i in extract_items(text)]
     eqs = {p: {int(r.split()[1]) for r in refs if r.startswith("eq ")} for p, refs in found.items()}

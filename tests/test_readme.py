@@ -11,7 +11,7 @@ import pytest
 
 from recmem.checks import readme_tables as rt
 from recmem.checks import registry
-from recmem.checks.claim import PAPERS
+from recmem.checks import plugins
 from recmem.checks.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,12 +23,12 @@ def _text() -> str:
 
 
 def test_the_readme_has_one_findings_table_per_paper() -> None:
-    assert rt.papers_in(_text()) == list(PAPERS)
+    assert rt.papers_in(_text()) == plugins.paper_keys()
 
 
 def test_every_registered_claim_appears_exactly_once_and_nothing_else() -> None:
     text = _text()
-    for paper in PAPERS:
+    for paper in plugins.paper_keys():
         listed = Counter(r.id for r in rt.parse_table(text, paper))
         twice = sorted(i for i, n in listed.items() if n > 1)
         registered = {c.id for c in registry.select(paper=paper)}
@@ -40,7 +40,7 @@ def test_every_registered_claim_appears_exactly_once_and_nothing_else() -> None:
 
 def test_every_verdict_cell_is_a_verdict() -> None:
     names = {str(v) for v in Verdict}
-    rows = [r for p in PAPERS for r in rt.parse_table(_text(), p)]
+    rows = [r for p in plugins.paper_keys() for r in rt.parse_table(_text(), p)]
     assert {r.verdict for r in rows} <= names, sorted({r.verdict for r in rows} - names)
 
 
@@ -123,7 +123,7 @@ def test_the_coverage_counts_are_the_ledgers() -> None:
     (issue 21); with the paper texts present, the items they number are counted as well."""
     from recmem.checks.coverage import coverage
 
-    for paper in PAPERS:
+    for paper in plugins.paper_keys():
         counts = coverage(paper, verdicts={}).counts()
         row = (f"| {sum(counts.values())} | {counts['checked']} | {counts['definition']} | "
                f"{counts['not-checkable']} | {counts['uncovered']} |")
