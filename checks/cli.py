@@ -206,7 +206,7 @@ def _list_papers(args: argparse.Namespace) -> int:
 
     experiments = reproduce.all_experiments()  # imports the declared modules
     rows = []
-    for p in plugins.papers().values():
+    for p in plugins.usable().values():
         if args.paper in (None, p.key):
             declared = (getattr(sys.modules.get(m), "EXPERIMENT", None) for m in p.experiments)
             exps = [e.name for e in declared if e is not None and e.name in experiments]

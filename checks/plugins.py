@@ -52,6 +52,9 @@ class Paper:
     order: tuple[str, ...] = ()
     ledger: str | None = None
     experiments: tuple[str, ...] = ()
+    # the paper's experiments recmem does not reproduce: (what, why), listed by
+    # `recmem reproduce --list`
+    not_reproduced: tuple[tuple[str, str], ...] = ()
     record_types: tuple[str, ...] = ()
     # where the plugin was found (set at discovery): the distribution and the entry point
     origin: str = field(default="", compare=False)
@@ -94,6 +97,9 @@ def _check(obj: Any, name: str) -> str | None:
         return f"the entry point is called {name!r} but the paper's key is {obj.key!r}"
     if not obj.claims or not all(isinstance(m, str) and m for m in obj.claims):
         return "claims must name at least one importable module or package"
+    if not all(isinstance(n, tuple) and len(n) == 2 and all(isinstance(s, str) and s for s in n)
+               for n in obj.not_reproduced):
+        return "not_reproduced must hold (what, why) pairs of non-empty strings"
     if obj.ledger is not None and ":" not in obj.ledger:
         return f"ledger must be 'package:resource', got {obj.ledger!r}"
     return None
@@ -158,6 +164,15 @@ def get(key: str) -> Paper:
     return found[key]
 
 
+def usable() -> dict[str, Paper]:
+    """The installed papers whose claims the registry took (a paper left out for its claims is
+    left out whole: its experiments too)."""
+    from recmem.checks import registry
+
+    dropped = {p.plugin for p in registry.problems()}
+    return {k: p for k, p in papers().items() if k not in dropped}
+
+
 def problems() -> tuple[PluginProblem, ...]:
     """Why plugins were left out: discovery's problems, then those found loading their claims."""
     from recmem.checks import registry
@@ -166,12 +181,15 @@ def problems() -> tuple[PluginProblem, ...]:
 
 
 def clear() -> None:
-    """Forget what discovery and the registry found (tests that install a plugin call this)."""
-    from recmem.checks import registry
+    """Forget what discovery found and everything read from the plugins: claims, experiments,
+    fuzz record types (tests that install a plugin call this)."""
+    from recmem.checks import fuzz_store, registry, reproduce
 
     _discover.cache_clear()
     registry.clear()
+    reproduce._experiments.cache_clear()
+    fuzz_store.record_types.cache_clear()
 
 
 __all__ = ["GROUP", "Paper", "PluginProblem", "UnknownPaper", "clear", "get", "paper_keys", "papers",
-           "problems"]
+           "problems", "usable"]

@@ -124,6 +124,14 @@ def test_an_outside_paper_joins_every_command(demo_site: Path) -> None:
     show = _recmem(demo_site, "show", "D.impulse")
     assert show.returncode == 0 and "A Demonstration Paper" in show.stdout
 
+    listed = _recmem(demo_site, "reproduce", "--list")
+    assert listed.returncode == 0 and "D-impulse" in listed.stdout, listed.stderr
+    assert "D Table 1: needs the paper's data set" in listed.stdout
+    rep = _recmem(demo_site, "reproduce", "D-impulse", "--out", "rep", "--quiet")
+    assert rep.returncode == 0, rep.stdout + rep.stderr
+    summary = json.loads((demo_site.parent / "rep" / "summary.json").read_text())
+    assert [f["agreement"] for f in summary["findings"]] == ["agrees"]
+
     bad = _recmem(demo_site, "verify", "--paper", "Q")
     assert bad.returncode == 2 and "invalid choice: 'Q'" in bad.stderr
 

@@ -43,7 +43,7 @@ def _experiments(extra: str) -> tuple[dict[str, Experiment], tuple[PluginProblem
     order, and the declared modules that could not be used."""
     from recmem.checks import plugins
 
-    declared = [(m, p) for p in plugins.papers().values() for m in p.experiments]
+    declared = [(m, p) for p in plugins.usable().values() for m in p.experiments]
     declared += [(m.strip(), None) for m in extra.split(",") if m.strip()]
     found: dict[str, Experiment] = {}
     problems: list[PluginProblem] = []

@@ -77,7 +77,17 @@ def _list() -> int:
             what += f"\n--data: {exp.data_help}"
         table.add_row(exp.name, what, _settings_text(exp.settings["ci"]),
                       _settings_text(exp.settings["paper"]))
-    Console(highlight=False).print(table)
+    con = Console(highlight=False)
+    con.print(table)
+    from rich.markup import escape
+
+    from recmem.checks import plugins
+
+    skipped = [(p.key, what, why) for p in plugins.usable().values() for what, why in p.not_reproduced]
+    if skipped:
+        con.print("not reproduced here:")
+        for key, what, why in skipped:
+            con.print(escape(f"  {key} {what}: {why}"))
     return EXIT_OK
 
 

@@ -11,4 +11,6 @@ PAPER = Paper(
     source="https://example.org/demo-paper",
     claims=("recmem_demo_paper.claims",),
     order=("impulse",),
+    experiments=("recmem_demo_paper.experiment",),
+    not_reproduced=(("Table 1", "needs the paper's data set, not distributed"),),
 )
