@@ -205,7 +205,7 @@ def _list_papers(args: argparse.Namespace) -> int:
     from recmem.checks.registry import all_claims
 
     experiments = reproduce.all_experiments()  # imports the declared modules
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p in plugins.usable().values():
         if args.paper in (None, p.key):
             declared = (getattr(sys.modules.get(m), "EXPERIMENT", None) for m in p.experiments)
@@ -214,7 +214,7 @@ def _list_papers(args: argparse.Namespace) -> int:
                          "origin": p.origin, "ledger": p.ledger,
                          "claims": sum(c.paper == p.key for c in all_claims().values()),
                          "experiments": exps})
-    left_out = [{"plugin": q.plugin, "origin": q.origin, "why": q.why}
+    left_out = [{"plugin": q.plugin, "origin": q.origin, "why": q.why, "whole": q.whole}
                 for q in (*plugins.problems(), *reproduce.problems())]
     table = Table(title=f"{len(rows)} papers installed")
     table.add_column("paper", no_wrap=True)
@@ -227,7 +227,8 @@ def _list_papers(args: argparse.Namespace) -> int:
     con = _console()
     con.print(table)
     for q in left_out:
-        con.print(escape(f"left out: {q['plugin']} ({q['origin']}): {q['why']}"))
+        part = "left out" if q["whole"] else "part left out"
+        con.print(escape(f"{part}: {q['plugin']} ({q['origin']}): {q['why']}"))
     if args.json:
         from recmem.checks.outputs import write_atomic
 

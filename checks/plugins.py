@@ -72,9 +72,13 @@ class PluginProblem:
     plugin: str
     origin: str
     why: str
+    # False: only a part was left out (an experiment module); the paper itself works
+    whole: bool = True
 
     def line(self) -> str:
-        return f"paper plugin {self.plugin!r} ({self.origin}) left out: {self.why}"
+        if self.whole:
+            return f"paper plugin {self.plugin!r} ({self.origin}) left out: {self.why}"
+        return f"paper plugin {self.plugin!r} ({self.origin}): {self.why}; the rest of it works"
 
 
 class UnknownPaper(KeyError):

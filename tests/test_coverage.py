@@ -405,16 +405,17 @@ def test_every_item_numbered_in_the_paper_text_is_in_the_shipped_ledger(paper: s
                          "ledger:\n" + "\n".join(missing))
 
 
-def test_the_extraction_finds_every_numbered_item_of_the_two_papers() -> None:
+def test_the_extraction_finds_every_numbered_item_of_the_papers() -> None:
     """Pins what the extraction reads from the texts (counted by hand against them): paper W
-    numbers equations (1)–(142), paper O (1)–(38); the statements, appendix sections, figures
+    numbers equations (1)–(142), paper O (1)–(38); paper L's markdown prints no equation number,
+    and its prose cites Eq. (1)–(4), (7) and (26); the statements, appendix sections, figures
     and tables below."""
     found = {}
     for paper in plugins.paper_keys():
         _, text = _text(paper)
         found[paper] = [i.ref for i in extract_items(text)]
     eqs = {p: {int(r.split()[1]) for r in refs if r.startswith("eq ")} for p, refs in found.items()}
-    assert eqs == {"O": set(range(1, 39)), "W": set(range(1, 143))}
+    assert eqs == {"O": set(range(1, 39)), "W": set(range(1, 143)), "L": {1, 2, 3, 4, 7, 26}}
     other = {p: [r for r in refs if not r.startswith("eq ")] for p, refs in found.items()}
     assert other["O"] == [
         "assumption A", "assumption B", "theorem 1", "theorem 2", "theorem 3", "theorem 4",
@@ -430,3 +431,10 @@ def test_the_extraction_finds_every_numbered_item_of_the_two_papers() -> None:
         "section D", "section E", "section F", "section G", "section H", "section I",
         "section I.1", "section I.2", "section J", *(f"figure {n}" for n in range(1, 13)),
         "table 1"]
+    assert other["L"] == [
+        "theorem 1", "lemma 2", "proposition 3", "proposition 4",
+        "section A", "section B", "section C", "section C.1", "section C.2", "section C.3",
+        "section D", "section D.1", "section D.2", "section D.3", "section D.4", "section E",
+        "section E.1", "section E.1.1", "section E.1.2", "section E.2", "section E.3", "section F",
+        "section F.1", "section F.2", *(f"figure {n}" for n in range(1, 10)),
+        *(f"table {n}" for n in range(1, 10))]

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from recmem.checks import plugins, registry
 from recmem.checks import readme_tables as rt
-from recmem.checks import registry
-from recmem.checks import plugins
 from recmem.checks.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -43,7 +43,8 @@ def _experiments(extra: str) -> tuple[dict[str, Experiment], tuple[PluginProblem
     order, and the declared modules that could not be used."""
     from recmem.checks import plugins
 
-    declared = [(m, p) for p in plugins.usable().values() for m in p.experiments]
+    declared: list[tuple[str, plugins.Paper | None]] = [
+        (m, p) for p in plugins.usable().values() for m in p.experiments]
     declared += [(m.strip(), None) for m in extra.split(",") if m.strip()]
     found: dict[str, Experiment] = {}
     problems: list[PluginProblem] = []
@@ -55,7 +56,8 @@ def _experiments(extra: str) -> tuple[dict[str, Experiment], tuple[PluginProblem
                 raise
             first = (str(exc).strip().splitlines() or ["no message"])[0][:200]
             problems.append(PluginProblem(paper.key, paper.origin, f"its experiment module {name} "
-                                          f"cannot be used ({type(exc).__name__}: {first})"))
+                                          f"cannot be used ({type(exc).__name__}: {first})",
+                                          whole=False))
             continue
         if exp is not None:
             found[exp.name] = exp

@@ -43,10 +43,10 @@ from recmem.checks.claim import (
     grows,
     parse_fraction,
 )
-from recmem.checks.claims.paper_o._scalars import Scalars
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend, BackendUnavailable
+from recmem.numerics.scalars import Scalars
 from recmem.theory.linear_functionals import (
     HATS,
     KINDS,

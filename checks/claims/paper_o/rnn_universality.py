@@ -25,10 +25,10 @@ import mpmath
 
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, by_arithmetic, parse_fraction
-from recmem.checks.claims.paper_o._scalars import Scalars
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
+from recmem.numerics.scalars import Scalars
 from recmem.theory.rnn_universality import TARGETS, RNNUniversality, universality_proof
 
 QUOTE = (r"Theorem 3 (Universality of non-linear RNNs [15]) Consider the continuous-time non-linear "

@@ -31,7 +31,7 @@ from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.search import Instance
 from recmem.checks.verdict import Evidence, Outcome, from_proof
 from recmem.numerics.backend import AbstractBackend
-from recmem.numerics.exact import QQi
+from recmem.numerics.native import scalars
 from recmem.theory.theorem_proof_steps import (
     DivideStep,
     EigenLimit,
@@ -59,11 +59,6 @@ N_OPS = 16  # roundings along the longest chain of one row (≤ 16 operations of
 
 
 # ---- the arithmetic-independent machinery of the numeric checks ----------------------------------
-
-def _scalars(backend: AbstractBackend, values: Sequence[Fraction]) -> list[Any]:
-    """Native scalars of ``backend`` from exact rationals (rounded once, by the backend)."""
-    return backend.entries(backend.vector([QQi(F(v)) for v in values]))
-
 
 def _ends(backend: AbstractBackend, x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
     """The real part of a native scalar as [lo, hi] (balls: outward-rounded ends; points: lo = hi)."""
@@ -297,7 +292,7 @@ def _div_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     rows: list[Row] = []
     with backend.activate():
         for i, case in enumerate(DIV_CASES):
-            a, r, b0, dl, th, ups, z0 = _scalars(backend, case)
+            a, r, b0, dl, th, ups, z0 = scalars(backend, case)
             m35, m57, m_a8 = divide_margins(law, a, r, b0, dl, th, ups, z0)
             rows += [(f"case {i}: (35)/(56)", r, m35 + r, "≤"), (f"case {i}: (57)", ups - m57, ups, "≤"),
                      (f"case {i}: A.8", z0 - m_a8, z0, "≤")]
@@ -344,17 +339,17 @@ def _exp_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     rows: list[Row] = []
     with backend.activate():
         for i, case in enumerate(EXP_CASES):
-            c, v_t, z0, b0, te, t, gam = _scalars(backend, case)
+            c, v_t, z0, b0, te, t, gam = scalars(backend, case)
             decay = backend.exp(-b0 * (t - te))
             lhs, rhs = law.sides_40(c, v_t, z0, decay)
             rows.append((f"case {i}: (40)", lhs, rhs, "≤"))
             lhs, rhs = law.sides_41(c, z0, backend.exp, b0, t, te)
             rows.append((f"case {i}: (41)", lhs, rhs, "="))
-            grid = _scalars(backend, [case[4] * j / 8 for j in range(9)])
+            grid = scalars(backend, [case[4] * j / 8 for j in range(9)])
             weighted = [backend.exp(b0 * s) * backend.exp(-gam * s) for s in grid]
             pick = max(range(9), key=lambda j: _ends(backend, weighted[j])[1])
             for frac in (F(1, 2), F(7, 8)):
-                (tt,) = _scalars(backend, [case[4] * frac])
+                (tt,) = scalars(backend, [case[4] * frac])
                 lhs, rhs = law.sides_42(backend.exp(-gam * tt), weighted[pick], backend.exp, b0, tt)
                 rows.append((f"case {i}: (42) at t = {frac}·T_ε", lhs, rhs, "≤"))
     return [rows_check(backend, "(40)–(42) with the exponentials of this arithmetic", rows,
@@ -442,8 +437,8 @@ def _lyap_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
             if key not in ctx.shared:  # P depends on W only, not on the statement
                 ctx.shared[key] = _solve(backend, wr)
             p = ctx.shared[key]
-            w = [_scalars(backend, r) for r in wr]
-            v = _scalars(backend, vr)
+            w = [scalars(backend, r) for r in wr]
+            v = scalars(backend, vr)
             dv, n2, quart = _quad_forms(backend, p, w, v)
             rows.append((f"case {i} (m = {len(vr)})", dv, law.rhs(n2, quart), "="))
     # P carries the Lyapunov solve's error, ≲ κ(L)·u with κ(L) ≤ 40 for these W: 64·40·u
@@ -516,9 +511,9 @@ def _sandwich_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
             if key not in ctx.shared:
                 ctx.shared[key] = _solve(backend, wr)
             pe = _entries(backend, ctx.shared[key], 2)
-            b0, mb, ups2 = _scalars(backend, [F(7, 8) * b0p, F(9, 8) * wn, F(1)])
-            vt = _scalars(backend, [F(7, 8) * x for x in top])
-            q = _scalars(backend, list(bot))
+            b0, mb, ups2 = scalars(backend, [F(7, 8) * b0p, F(9, 8) * wn, F(1)])
+            vt = scalars(backend, [F(7, 8) * x for x in top])
+            q = scalars(backend, list(bot))
 
             def form(x: list[Any], pe: list[list[Any]] = pe) -> Any:
                 return (x[0] * (pe[0][0] * x[0] + pe[0][1] * x[1])
@@ -599,9 +594,9 @@ def _warm_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     rows: list[Row] = []
     with backend.activate():
         for i, case in enumerate(WARM_CASES):
-            s, k, b0, gam, z0 = _scalars(backend, case)
-            v0 = [_scalars(backend, [F(3, 5)])[0] * s, _scalars(backend, [F(4, 5)])[0] * s]
-            cm = [_scalars(backend, [F(3, 5)])[0] * k, _scalars(backend, [F(4, 5)])[0] * k]
+            s, k, b0, gam, z0 = scalars(backend, case)
+            v0 = [scalars(backend, [F(3, 5)])[0] * s, scalars(backend, [F(4, 5)])[0] * s]
+            cm = [scalars(backend, [F(3, 5)])[0] * k, scalars(backend, [F(4, 5)])[0] * k]
             t_eps = backend.log(s * (k + b0) * 2 / (b0 * z0)) / gam
             vals, norms = [], []
             for j in range(17):

@@ -1,6 +1,7 @@
-"""Scalars of one float or multiple-precision arithmetic for the checks of paper O's cited
-theorems (App. A, Theorems 3–5): numpy or torch in the backend's dtype (float64 or float32), or
-mpmath at the backend's precision (flint has no side there)."""
+"""Scalars of one float or multiple-precision arithmetic with its elementary functions, for
+checks whose sides evaluate closed forms (paper O's cited theorems, App. A, Theorems 3–5; paper
+L's App. E): numpy or torch in the backend's dtype (float64 or float32), or mpmath at the
+backend's precision (flint has no side there)."""
 
 from __future__ import annotations
 
