@@ -12,15 +12,18 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
+from demo_paper import install_demo
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -94,12 +97,32 @@ def test_the_docs_have_command_lines() -> None:
     assert len(_command_lines()) > 30
 
 
+# documents whose commands run with the outside demo paper installed (they show how to add one)
+WITH_DEMO_PAPER = {"ADDING_A_PAPER.md"}
+
+
+@pytest.fixture
+def demo_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The demo paper (tests/paper_plugin/) installed on sys.path for this test."""
+    from recmem.checks import plugins
+
+    monkeypatch.syspath_prepend(str(install_demo(tmp_path / "site")))
+    importlib.invalidate_caches()
+    plugins.clear()
+    yield
+    monkeypatch.undo()
+    plugins.clear()
+
+
 @pytest.mark.parametrize("doc, command", _command_lines(),
                          ids=[f"{d}:{c[:60]}" for d, c in _command_lines()])
 def test_documented_command_line_exists(doc: str, command: str, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        request: pytest.FixtureRequest) -> None:
     from recmem.checks.registry import all_claims
 
+    if doc in WITH_DEMO_PAPER:
+        request.getfixturevalue("demo_installed")
     words = command.split()
     subs = _subcommands()
     if words[1].startswith("-"):  # `recmem --version`, `recmem --help`

@@ -13,38 +13,26 @@ import ast
 import importlib
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tomllib
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+from demo_paper import PACKAGE, add_distribution, install_demo
 
 from recmem.checks import plugins, registry
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = Path(__file__).parent / "paper_plugin" / "recmem_demo_paper"
 
 
-def _dist(site: Path, name: str, entry_points: str) -> None:
-    info = site / f"{name}-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[recmem.papers]\n" + entry_points)
 
 
 @pytest.fixture
 def demo_site(tmp_path: Path) -> Path:
     """A folder holding the demo paper and its distribution's metadata, with the entry points
     its ``pyproject.toml`` declares (what ``pip install`` of the package would write)."""
-    site = tmp_path / "site"
-    shutil.copytree(DEMO, site / DEMO.name, ignore=shutil.ignore_patterns("__pycache__"))
-    project = tomllib.loads((DEMO.parent / "pyproject.toml").read_text())["project"]
-    points = project["entry-points"][plugins.GROUP]
-    _dist(site, project["name"], "".join(f"{k} = {v}\n" for k, v in points.items()))
-    return site
+    return install_demo(tmp_path / "site")
 
 
 def _recmem(site: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -137,7 +125,7 @@ def test_an_outside_paper_joins_every_command(demo_site: Path) -> None:
 
     # the package's own test, run as its authors would, against the installed recmem
     own = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          str(demo_site / DEMO.name / "test_demo_paper.py")],
+                          str(demo_site / PACKAGE.name / "test_demo_paper.py")],
                          capture_output=True, text=True, cwd=demo_site, timeout=300,
                          env={**os.environ, "PYTHONPATH": str(demo_site),
                               "RECMEM_HOME": str(demo_site.parent / "home")})
@@ -191,7 +179,7 @@ def broken_site(demo_site: Path) -> Path:
         for name, text in files.items():
             (demo_site / name).parent.mkdir(exist_ok=True)
             (demo_site / name).write_text(text)
-        _dist(demo_site, f"dist_{plugin.lower()}", f"{plugin} = {value}\n")
+        add_distribution(demo_site, f"dist_{plugin.lower()}", f"{plugin} = {value}\n")
     return demo_site
 
 

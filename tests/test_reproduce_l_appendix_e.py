@@ -5,12 +5,11 @@ identity) turns Fig. 6's finding into a disagreement."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
+from reproduce_runs import run_ci
 
 from recmem.checks.reproduce.experiment import AGREEMENTS
 from recmem.checks.reproduce.experiments import l_fig6_relu_spectrum, l_fig7_nonlinearity, l_fig8_exp_param
@@ -21,24 +20,8 @@ MODULES = {"L-fig6-relu-spectrum": l_fig6_relu_spectrum, "L-fig7-nonlinearity": 
            "L-fig8-exp-param": l_fig8_exp_param}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _registered() -> Any:
-    """Register the experiments through RECMEM_EXPERIMENTS unless paper L declares them."""
-    from recmem.checks.reproduce import EXTRA_ENV, all_experiments
 
-    mp = pytest.MonkeyPatch()
-    missing = [m.__name__ for name, m in MODULES.items() if name not in all_experiments()]
-    if missing:
-        mp.setenv(EXTRA_ENV, ",".join(missing))
-    yield
-    mp.undo()
-
-
-def _run(out: Path, name: str) -> tuple[int, dict[str, Any]]:
-    from recmem.checks.cli import main
-
-    code = main(["reproduce", name, "--scale", "ci", "--out", str(out), "--quiet", "--device", "cpu"])
-    return code, json.loads((out / "summary.json").read_text(encoding="utf-8"))
+_run = run_ci
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

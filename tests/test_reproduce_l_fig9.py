@@ -5,13 +5,13 @@ into a disagreement; the sampler below the experiment follows Lemma 2; determini
 from __future__ import annotations
 
 import csv
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from reproduce_runs import run_ci
 
 from recmem.checks.reproduce.experiment import AGREEMENTS
 from recmem.checks.reproduce.experiments import l_fig9_blowup as fig9
@@ -20,24 +20,10 @@ pytest.importorskip("matplotlib")
 NAME = "L-fig9-blowup"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _registered() -> Any:
-    """Register the experiment through RECMEM_EXPERIMENTS unless paper L declares it."""
-    from recmem.checks.reproduce import EXTRA_ENV, all_experiments
-
-    mp = pytest.MonkeyPatch()
-    if NAME not in all_experiments():
-        mp.setenv(EXTRA_ENV, fig9.__name__)
-    yield
-    mp.undo()
 
 
 def _run(out: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    from recmem.checks.cli import main
-
-    code = main(["reproduce", NAME, "--scale", "ci", "--out", str(out), "--quiet", "--device", "cpu",
-                 *extra])
-    return code, json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    return run_ci(out, NAME, *extra)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ tiny inputs against brute force."""
 from __future__ import annotations
 
 import csv
-import json
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from reproduce_runs import run_ci
 
 from recmem.checks.reproduce.experiment import AGREEMENTS, RunContext
 from recmem.checks.reproduce.experiments import l_fig4_phase, l_fig23_spectrum
@@ -26,24 +26,8 @@ pytest.importorskip("matplotlib")
 MODULES = {"L-fig23-spectrum": l_fig23_spectrum, "L-fig4-phase": l_fig4_phase}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _registered() -> Any:
-    """Register the two experiments through RECMEM_EXPERIMENTS unless paper L declares them."""
-    from recmem.checks.reproduce import EXTRA_ENV, all_experiments
 
-    mp = pytest.MonkeyPatch()
-    missing = [m.__name__ for name, m in MODULES.items() if name not in all_experiments()]
-    if missing:
-        mp.setenv(EXTRA_ENV, ",".join(missing))
-    yield
-    mp.undo()
-
-
-def _run(out: Path, name: str) -> tuple[int, dict[str, Any]]:
-    from recmem.checks.cli import main
-
-    code = main(["reproduce", name, "--scale", "ci", "--out", str(out), "--quiet", "--device", "cpu"])
-    return code, json.loads((out / "summary.json").read_text(encoding="utf-8"))
+_run = run_ci
 
 
 @pytest.fixture(scope="module")

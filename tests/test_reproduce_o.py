@@ -5,7 +5,6 @@ the numerics they rest on, on tiny inputs."""
 from __future__ import annotations
 
 import csv
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from reproduce_runs import run_ci
 
 from recmem.checks.reproduce.experiment import AGREEMENTS, RunContext
 from recmem.checks.reproduce.experiments import o_mnist, o_sparse
@@ -23,12 +23,7 @@ pytest.importorskip("sklearn")
 pytest.importorskip("matplotlib")
 
 
-def _run(out: Path, name: str) -> tuple[int, dict[str, Any]]:
-    from recmem.checks.cli import main
-
-    code = main(["reproduce", name, "--scale", "ci", "--out", str(out), "--quiet",
-                 "--device", "cpu"])
-    return code, json.loads((out / "summary.json").read_text(encoding="utf-8"))
+_run = run_ci
 
 
 @pytest.fixture(scope="module")

@@ -133,6 +133,36 @@ def coupling_numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
                      data={"∂/∂λ_r": f"{float(d_a[0]):.6g}", "∂/∂λ_i": f"{float(d_b[0]):.6g}"})]
 
 
+def coupling_strategy(ctx: Context) -> Any:
+    """Which coordinate is held fixed (λ_r or λ_i) and its rational value."""
+    from hypothesis import strategies as st
+
+    values = st.fractions(min_value=-4, max_value=4, max_denominator=16)
+    return st.tuples(st.sampled_from(("λ_r", "λ_i")), values)
+
+
+def coupling_holds(inst: tuple[str, Fraction], ctx: Context) -> Instance:
+    """Exact: with one coordinate held at c, Re[(λ_r + iλ_i)^k] as a polynomial in the other is
+    not constant (binomial expansion in ℚ: Re = Σ_(j even) C(k, j)(−1)^(j/2) λ_r^(k−j) λ_i^j)."""
+    from math import comb
+
+    fixed, c = inst
+    k = ctx.law(StandardCoupling).k
+    # coefficient of the free variable's power p ≥ 1 (the polynomial is constant iff all vanish)
+    coeffs: dict[int, Fraction] = {}
+    for j in range(0, k + 1, 2):
+        term = Fraction(comb(k, j) * (-1) ** (j // 2))
+        power, other = (j, k - j) if fixed == "λ_r" else (k - j, j)
+        coeffs[power] = coeffs.get(power, Fraction(0)) + term * c**other
+    varies = any(v != 0 for p, v in coeffs.items() if p >= 1)
+    free = "λ_i" if fixed == "λ_r" else "λ_r"
+    return Instance(varies, "exact rational arithmetic (binomial coefficients)",
+                    {"k": k, "held": f"{fixed} = {c}", "free": free,
+                     "nonzero coefficients of the free variable's powers ≥ 1":
+                         sum(1 for p, v in coeffs.items() if p >= 1 and v != 0)},
+                    "" if varies else f"Re[λ^{k}] does not depend on {free} at {fixed} = {c}")
+
+
 def _symbolic(proof: Any) -> Any:
     def side(ctx: Context) -> list[Evidence]:
         t0 = time.perf_counter()
@@ -187,8 +217,13 @@ CLAIMS = [
           title="Re[λ^k] depends on both λ_r and λ_i under the standard parameterisation",
           summary="Re[(λ_r + iλ_i)^100] has nonzero partial derivatives in both λ_r and λ_i",
           statement=StandardCoupling(), provenance=Provenance("L", WHERE, Q_REAL),
-          tolerance="SymPy exact (polynomial); floats: derivative above 4k²u|λ|^(k−1)",
-          symbolic=_symbolic(coupling_proof), numeric=coupling_numeric),
+          tolerance="SymPy exact (polynomial); floats: derivative above 4k²u|λ|^(k−1); search "
+                    "exact in ℚ",
+          symbolic=_symbolic(coupling_proof), numeric=coupling_numeric,
+          strategy=coupling_strategy, holds=coupling_holds,
+          reading="the search reads 'a function of both' pointwise: with either coordinate held "
+                  "at any value, Re[λ^k] still varies with the other (true for even k, and for "
+                  "every held value but λ_r = 0 for odd k)"),
     Claim(id="L.e2.phase-gradient",
           title="At the correct magnitude the gradient is fully aligned with θ (as printed)",
           summary="as printed false: at ν = ν*, ∂_νL = −2k e^{−2kν}sin²(kΔ/2) ≠ 0; at kΔ = π/2 "
