@@ -16,7 +16,7 @@ naming it; every other paper still works. The command line prints the problems o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import metadata
 from typing import Any
@@ -133,14 +133,8 @@ def _discover() -> tuple[dict[str, Paper], tuple[PluginProblem, ...]]:
             problems.append(PluginProblem(ep.name, origin, f"key {obj.key!r} is already taken by "
                                           f"{found[obj.key].origin}"))
             continue
-        found[obj.key] = _with_origin(obj, origin)
+        found[obj.key] = replace(obj, origin=origin)
     return dict(sorted(found.items())), tuple(problems)
-
-
-def _with_origin(paper: Paper, origin: str) -> Paper:
-    from dataclasses import replace
-
-    return replace(paper, origin=origin)
 
 
 def _first_line(exc: BaseException) -> str:
