@@ -11,6 +11,7 @@ Python API (everything the CLI does)::
     rc.describe("O.det")                 # what `recmem show O.det` prints, as a dict
     q = rc.query_memory("poly:1.1")      # what `recmem memory poly:1.1` computes
     q.fit.decay_class                    # 'polynomial' (q.fit.polynomial.exponent ≈ 1.1)
+    rc.load_sweep("recmem-condition")    # a condition sweep's points (a table in a notebook)
 """
 
 from __future__ import annotations
@@ -48,6 +49,15 @@ def query_memory(target: str, **options: Any) -> Any:
     from recmem.checks.memory_cli import query
 
     return query(target, **options)
+
+
+def load_sweep(folder: Any) -> Any:
+    """A condition sweep's folder (``recmem condition --out FOLDER``) as an object: its points,
+    certified brackets and plot, shown as HTML in a notebook
+    (:func:`recmem.checks.html.sweep_view.load_sweep`; O §3.2's conditioning studies)."""
+    from recmem.checks.html.sweep_view import load_sweep as load
+
+    return load(folder)
 
 
 def fuzz(claim_id: str, *, examples: int = 500, seed: int = 0,

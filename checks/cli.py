@@ -153,6 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "interrupted run leaves a valid report with \"complete\": false)")
     v.add_argument("--markdown", metavar="PATH", type=output_path("--markdown"),
                    help="write a Markdown report here")
+    v.add_argument("--html", metavar="DIR", default=None,
+                   help="also write the run's static site here, as `recmem report --html DIR` "
+                        "would from the stored run (an existing non-empty folder needs --force)")
+    v.add_argument("--force", action="store_true",
+                   help="with --html: replace an existing site in DIR")
     v.add_argument("--quiet", action="store_true", help="no progress display")
     v.add_argument("--timeout", type=claim_timeout, default=None, metavar="SECONDS",
                    help="time limit per claim: a claim still running after SECONDS is "
@@ -185,6 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
     from recmem.checks.reproduce import cli as reproduce_cli
 
     reproduce_cli.add_parser(sub)
+
+    from recmem.checks import report_cli
+
+    report_cli.add_parser(sub)
     return p
 
 
@@ -462,6 +471,12 @@ def _write_reports(args: argparse.Namespace, report: Any) -> None:
         report.write_json(args.json)
     if args.markdown:
         write_atomic(args.markdown, report.to_markdown())
+    if args.html:
+        from recmem.checks.html.site import site_for_report
+
+        summary = site_for_report(report, args.html)
+        sys.stderr.write(f"recmem: wrote the site ({summary.pages} pages) to {args.html}; open "
+                         f"{summary.folder / 'index.html'}\n")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -471,6 +486,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     if (clash := _clash([("--json", args.json), ("--markdown", args.markdown)])) is not None:
         return clash
+    if args.html:
+        from recmem.checks.html.site import check_output
+        from recmem.checks.outputs import OutputPathError
+
+        try:
+            check_output(args.html, force=args.force,
+                         inputs=[(o, p) for o, p in (("--json", args.json),
+                                                     ("--markdown", args.markdown)) if p])
+        except OutputPathError as exc:
+            return _usage(str(exc))
+    elif args.force:
+        return _usage("--force replaces an existing site: it needs --html DIR")
     try:
         params = _param_pairs(args.param)
         n_claims = len(registry.select(args.claim_ids or None, args.paper))
@@ -573,6 +600,15 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return reproduce_cli.run(args, _usage)
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from recmem.checks.report_cli import ReportUsageError, run
+
+    try:
+        return run(args)
+    except ReportUsageError as exc:
+        return _usage(str(exc))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``recmem`` console script."""
     from recmem.checks import interrupt
@@ -580,7 +616,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "show": cmd_show, "verify": cmd_verify, "fuzz": cmd_fuzz,
                "memory": cmd_memory, "condition": cmd_condition, "reproduce": cmd_reproduce,
-               "coverage": cmd_coverage}
+               "coverage": cmd_coverage, "report": cmd_report}
     try:
         with interrupt.stops_promptly(), _hypothesis_files_out_of_cwd(args.command):
             if not (args.command == "list" and args.papers):  # that lists them itself

@@ -529,11 +529,11 @@ def remedy(key: PointKey) -> str:
     return f"try --backend dense (N ≤ 256), ask {fewer}, or a smaller N (--rows)"
 
 
-def _or_dash(value: Any) -> str:
+def or_dash(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
-def _float64(row: dict[str, Any], digits: int) -> str:
+def float64_text(row: dict[str, Any], digits: int) -> str:
     v = row.get("float64")
     if v is None:
         return "inf/nan"
@@ -545,6 +545,33 @@ TABLE_COLUMNS = ("family", "N", "L", "seed", "bits", "value", "bracket", "certif
 RIGHT_ALIGNED = ("N", "L", "seed", "bits", "value", "float64", "digits")
 # brackets of --quantity sigma, shown when the rows have them
 SIGMA_COLUMNS = {"sigma_max": "σ_max", "sigma_min": "σ_min"}
+
+
+# the "certified" column: each state's text and its style in the terminal
+CERT_TEXT = {"inconsistent": "INCONSISTENT", "float64": "float64 only", "no": "NO", "yes": "yes"}
+CERT_STYLE = {"inconsistent": "bold red", "float64": "dim", "no": "bold yellow", "yes": "green"}
+
+
+def certification(key: PointKey, row: dict[str, Any]) -> str:
+    """A point's certification state (a key of :data:`CERT_TEXT`): its two routes disagree,
+    float64 only, not certified to the digits asked, or certified."""
+    if inconsistent(row):
+        return "inconsistent"
+    if key.backend == "float64":
+        return "float64"
+    return "no" if uncertified(key, row) else "yes"
+
+
+def point_cells(key: PointKey, row: dict[str, Any], random: bool, sigmas: list[str]) -> list[str]:
+    """One point's row of the results table as plain text, cell for cell (``TABLE_COLUMNS``,
+    then the σ columns ``sigmas``): the terminal table and the site's sweep page both print it."""
+    bits = row.get("precision_used")
+    return [key.family, str(key.rows), str(key.cols), str(key.seed) if random else "—",
+            "—" if bits is None else str(bits), significant(row.get("value"), key.digits),
+            bracket(row, key.digits),
+            CERT_TEXT[certification(key, row)] + (" VIOLATED" if violations(row) else ""),
+            float64_text(row, key.digits), f"{or_dash(row.get('digits_certified'))}/{key.digits}",
+            *(bracket(row, key.digits, f"{s}_") for s in sigmas)]
 
 
 def _table(keys: list[PointKey], rows: dict[PointKey, dict[str, Any]], random: dict[str, bool],
@@ -560,27 +587,17 @@ def _table(keys: list[PointKey], rows: dict[PointKey, dict[str, Any]], random: d
     cells: list[list[str]] = []
     for key in keys:
         row = rows.get(key)
-        seed = str(key.seed) if random.get(key.family, True) else "—"
         if row is None:
+            seed = str(key.seed) if random.get(key.family, True) else "—"
             cells.append([escape(key.family), str(key.rows), str(key.cols), seed, "",
                           "[dim]no result[/]", "", "", "", ""] + ["" for _ in sigmas])
             continue
-        if inconsistent(row):
-            cert = "[bold red]INCONSISTENT[/]"
-        elif key.backend == "float64":
-            cert = "[dim]float64 only[/]"
-        elif uncertified(key, row):
-            cert = "[bold yellow]NO[/]"
-        else:
-            cert = "[green]yes[/]"
+        state = certification(key, row)
+        cert = f"[{CERT_STYLE[state]}]{CERT_TEXT[state]}[/]"
         if violations(row):
             cert += " [bold red]VIOLATED[/]"
-        bits = row.get("precision_used")
-        cells.append([escape(key.family), str(key.rows), str(key.cols), seed,
-                      "—" if bits is None else str(bits), significant(row.get("value"), key.digits),
-                      bracket(row, key.digits), cert, _float64(row, key.digits),
-                      f"{_or_dash(row.get('digits_certified'))}/{key.digits}"]
-                     + [bracket(row, key.digits, f"{s}_") for s in sigmas])
+        plain = point_cells(key, row, random.get(key.family, True), sigmas)
+        cells.append([escape(plain[0]), *plain[1:7], cert, *plain[8:]])
     t = Table(title=title)
     for i, col in enumerate((*TABLE_COLUMNS, *(SIGMA_COLUMNS[s] for s in sigmas))):
         wraps = col in ("bracket", "certified", *SIGMA_COLUMNS.values())
@@ -605,7 +622,7 @@ def _point_line(done: int, total: int, key: PointKey, outcome: dict[str, Any], r
     cert = ("INCONSISTENT: " + str(row.get("inconsistency")) if inconsistent(row) else
             "float64 only" if key.backend == "float64" else
             "certified" if not uncertified(key, row) else
-            f"NOT certified to {key.digits} digits ({_or_dash(row.get('digits_certified'))})")
+            f"NOT certified to {key.digits} digits ({or_dash(row.get('digits_certified'))})")
     bits = row.get("precision_used")
     return (head + f"{sym} = {significant(row.get('value'), key.digits)} ∈ "
             f"{bracket(row, key.digits)} {cert}" + (f", {bits} bits" if bits else "")
@@ -892,8 +909,8 @@ def _finish(args: argparse.Namespace, sweep: Sweep, rows: dict[PointKey, dict[st
         note = row.get("note") or ""
         con.print(f"[yellow]not certified[/] to {key.digits} digits: "
                   f"{escape(where(key, random.get(key.family)))}: "
-                  f"{_or_dash(row.get('digits_certified'))} digit(s) at "
-                  f"{_or_dash(row.get('precision_used'))} bits"
+                  f"{or_dash(row.get('digits_certified'))} digit(s) at "
+                  f"{or_dash(row.get('precision_used'))} bits"
                   + (f" ({escape(note)})" if note else "")
                   + " — a limit of the arithmetic at this precision, not an error in the tool; "
                   + escape(remedy(key)))

@@ -13,6 +13,10 @@ The one place where recmem writes files:
   sees a half-written file and an interrupted write leaves the previous one; the temporary file is
   removed whatever happens, and one left by a killed process is removed by the next write of the
   same path (:func:`remove_stale_temps`);
+- :func:`check_output_folder` and :func:`replace_folder`: a folder of outputs (a site) is checked
+  up front the same way, built beside its target under a temporary name and moved into place
+  whole, so a reader never sees a half-built folder and an interrupted build leaves the previous
+  one; an existing folder is replaced only when asked (``--force``) and only when recmem wrote it;
 - :func:`apply_mode`: every file recmem writes gets the mode a plain ``open`` gives
   (``0o666 & ~umask``).
 """
@@ -92,16 +96,27 @@ def _writer_alive(temp: Path) -> bool:
 
 
 def remove_stale_temps(target: Path) -> list[Path]:
-    """Remove the temporary files of ``target`` left by writers that were killed (their process
-    is gone); returns them. A temp of a live process is left alone."""
+    """Remove the temporary files (or folders: :func:`replace_folder`) of ``target`` left by
+    writers that were killed (their process is gone); returns them. A temp of a live process is
+    left alone."""
     removed = []
     with contextlib.suppress(OSError):
         for temp in target.parent.glob(f".{_glob_escape(target.name)}.*{TEMP_SUFFIX}"):
             if not _writer_alive(temp):
                 with contextlib.suppress(OSError):
-                    temp.unlink()
+                    _remove(temp)
                     removed.append(temp)
     return removed
+
+
+def _remove(path: Path) -> None:
+    """Remove a file, or a folder with everything in it (a symlink is removed, never followed)."""
+    import shutil
+
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
 
 
 def _glob_escape(name: str) -> str:
@@ -182,17 +197,84 @@ def check_output_path(path: str | os.PathLike[str], option: str) -> Path:
                                   f"({exc.strerror or exc})") from None
         tmp.unlink()
     else:
-        # the missing folders are created on writing: probe that they can be (and remove it)
-        probe = folder / f".recmem-probe-{secrets.token_hex(4)}"
-        try:
-            probe.mkdir()
-        except OSError as exc:
-            raise OutputPathError(f"{what}: cannot create folders in {folder} "
-                                  f"({exc.strerror or exc})") from None
-        probe.rmdir()
+        _probe_folders(folder, what)  # the missing folders are created on writing
     if p.exists() and not os.access(p, os.W_OK):
         raise OutputPathError(f"{what}: the file is read-only")
     return p
+
+
+def check_output_folder(path: str | os.PathLike[str], option: str, *, marker: str,
+                        force: bool) -> Path:
+    """``path`` as a :class:`Path` when a folder of outputs can be written there by
+    :func:`replace_folder`, else :class:`OutputPathError` naming ``option`` and the reason: a
+    file in the way, a folder that cannot be created, or an existing non-empty folder without
+    ``force`` — and with ``force`` one that has no ``marker`` file (recmem replaces only a folder
+    it wrote itself, never, say, a home folder given by mistake)."""
+    p = Path(path)
+    what = f"{option} {os.fspath(path)}"
+    if p.exists() and not p.is_dir():
+        raise OutputPathError(f"{what}: is a file; give a folder")
+    if p.is_dir() and any(p.iterdir()):
+        if not force:
+            raise OutputPathError(f"{what}: the folder is not empty; give --force to replace it")
+        if not (p / marker).is_file():
+            raise OutputPathError(f"{what}: the folder is not empty and recmem did not write it "
+                                  f"(no {marker}); refusing to replace it, even with --force")
+    folder = _existing_ancestor(p)
+    if not folder.is_dir():
+        raise OutputPathError(f"{what}: {folder} is not a directory")
+    _probe_folders(p.parent if p.parent.is_dir() else folder, what)
+    return p
+
+
+def _probe_folders(folder: Path, what: str) -> None:
+    """:class:`OutputPathError` unless a folder can be created in ``folder`` (probed by making
+    one, then removing it)."""
+    probe = folder / f".recmem-probe-{secrets.token_hex(4)}"
+    try:
+        probe.mkdir()
+    except OSError as exc:
+        raise OutputPathError(f"{what}: cannot create folders in {folder} "
+                              f"({exc.strerror or exc})") from None
+    probe.rmdir()
+
+
+@contextlib.contextmanager
+def replace_folder(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary folder beside ``path`` to build a folder of outputs in; when the block ends
+    normally, its files get :func:`file_mode` and it replaces ``path`` (an existing ``path`` is
+    first moved aside under a temporary name, then removed): a reader never sees a half-built
+    folder. An exception or interrupt removes the temporary folder and leaves ``path`` as it
+    was; stale temporaries of killed builds are removed first. (Callers check ``path`` with
+    :func:`check_output_folder` before any work.)"""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(target)
+    tmp = _temp_name(target)
+    old = None
+    try:
+        tmp.mkdir()
+        yield tmp
+        mode = file_mode()
+        for folder, _, files in os.walk(tmp):
+            os.chmod(folder, mode | ((mode & 0o444) >> 2))  # r → x: folders stay enterable
+            for name in files:
+                os.chmod(os.path.join(folder, name), mode)
+        if target.exists():
+            old = _temp_name(target)
+            os.replace(target, old)
+        try:
+            os.replace(tmp, target)
+        except OSError:
+            if old is not None:  # put the previous folder back before anything is removed
+                os.replace(old, target)
+                old = None
+            raise
+    finally:
+        for leftover in (tmp, old):
+            if leftover is not None and leftover.exists():
+                with contextlib.suppress(OSError):
+                    _remove(leftover)
 
 
 @dataclass(frozen=True)
@@ -260,6 +342,6 @@ def refuse_clashes(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]],
                                       "same file; give each its own path")
 
 
-__all__ = ["Kept", "OutputPathError", "apply_mode", "atomic_path", "check_output_path",
-           "file_mode", "recmem_state", "refuse_clashes", "remove_stale_temps", "umask",
-           "write_atomic", "write_figure"]
+__all__ = ["Kept", "OutputPathError", "apply_mode", "atomic_path", "check_output_folder",
+           "check_output_path", "file_mode", "recmem_state", "refuse_clashes",
+           "remove_stale_temps", "replace_folder", "umask", "write_atomic", "write_figure"]

@@ -68,6 +68,7 @@ class ClaimResult:
     tolerance: str = ""
     controls: list[ControlRun] | None = None  # None: controls were not run (--no-controls)
     reason: str = ""  # why the controls decided the verdict, when they did
+    summary: str = ""  # the claim's finding in one line (``Claim.summary``)
 
     @classmethod
     def from_claim(cls, claim: Claim, decision: Decision, evidence: list[Evidence],
@@ -76,7 +77,7 @@ class ClaimResult:
         return cls(claim.id, claim.title, claim.text, decision.verdict,
                    claim.provenance.to_dict(), evidence, dict(params), counterexample, seconds,
                    claim.uses, claim.corrects, claim.reading, claim.tolerance, controls,
-                   decision.reason)
+                   decision.reason, claim.summary)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ClaimResult:
@@ -86,7 +87,8 @@ class ClaimResult:
                    d.get("source") or {}, [evidence_from_dict(e) for e in d.get("evidence", [])],
                    d.get("params") or {}, d.get("counterexample"), float(d.get("seconds", 0.0)),
                    tuple(d.get("uses", ())), d.get("corrects"), d.get("reading"),
-                   d.get("tolerance_policy", ""), None, d.get("reason", ""))
+                   d.get("tolerance_policy", ""), None, d.get("reason", ""),
+                   d.get("summary", ""))
 
     def controls_summary(self) -> str:
         """"told apart/total" of the negative controls ("—" when they were not run)."""
@@ -97,6 +99,13 @@ class ClaimResult:
     def arithmetics(self) -> list[str]:
         """The arithmetics whose checks resolved something (passed or refuted)."""
         return arithmetics_of((e.backend, e.outcome.value) for e in self.evidence)
+
+    def _repr_html_(self) -> str:
+        """The claim's verdict, statement and evidence as HTML (a notebook's rich display; the
+        site's claim page, :mod:`recmem.checks.html`)."""
+        from recmem.checks.html.notebook import claim_html
+
+        return claim_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -111,6 +120,8 @@ class ClaimResult:
         }
         if self.reason:
             d["reason"] = self.reason
+        if self.summary:
+            d["summary"] = self.summary
         if self.counterexample is not None:
             d["counterexample"] = _jsonable(self.counterexample)
         if self.corrects:
@@ -172,6 +183,13 @@ class Report:
             return {}
         return {b: why.get(b, "no selected claim has a check in this arithmetic")
                 for b in self.meta.get("backends") or () if b not in ran}
+
+    def _repr_html_(self) -> str:
+        """The run's table of verdicts with badges and each claim's evidence expandable, as HTML
+        (a notebook's rich display; the site's tables, :mod:`recmem.checks.html`)."""
+        from recmem.checks.html.notebook import report_html
+
+        return report_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.meta, "complete": self.complete, "summary": self.counts(),

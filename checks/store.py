@@ -129,6 +129,22 @@ def latest(claim_id: str) -> StoredRun | None:
     return runs[0] if runs else None
 
 
+def latest_run_id(prefix: str = "") -> str | None:
+    """The run ID of the newest stored claim run whose claim ID starts with ``prefix`` (``"O."``:
+    the latest run of paper O; ``""``: the latest run), or None when there is none."""
+    runs = _runs(f"SELECT {_COLUMNS} FROM claim_runs WHERE substr(claim_id, 1, ?) = ? "
+                 "ORDER BY row DESC LIMIT 1", (len(prefix), prefix))
+    return str(runs[0].run.get("run_id")) if runs else None
+
+
+def run(run_id: str) -> list[StoredRun]:
+    """Every claim of the stored run ``run_id``, in the order they finished (a claim stored twice
+    under one run ID: its last row)."""
+    runs = _runs(f"SELECT {_COLUMNS} FROM claim_runs WHERE json_extract(run, '$.run_id') = ? "
+                 "ORDER BY row", (run_id,))
+    return list({r.claim_id: r for r in runs}.values())
+
+
 def load() -> dict[str, dict[str, Any]]:
     """Claim ID → its latest stored run as ``{"run": …, "result": …, "stored_at": …}``."""
     runs = _runs(f"SELECT {_COLUMNS} FROM claim_runs WHERE row IN "

@@ -28,6 +28,27 @@ def test_every_subpackage_on_disk_is_listed_for_the_wheel() -> None:
     assert on_disk == listed, f"on disk but not listed: {on_disk - listed}; stale: {listed - on_disk}"
 
 
+def test_every_data_file_of_a_package_is_listed_for_the_wheel() -> None:
+    """The site's templates and assets (and the ledgers) are package data: a file the globs miss
+    would be absent from a wheel install, and `recmem report --html` would fail there."""
+    from fnmatch import fnmatch
+
+    tool = _pyproject()["tool"]["setuptools"]
+    globs = tool["package-data"]
+    missing = []
+    for package, folder in tool["package-dir"].items():
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in (".html", ".css", ".js", ".toml") and "__pycache__" not in path.parts:
+                owner = ".".join([package, *path.relative_to(ROOT / folder).parts[:-1]])
+                while owner not in tool["packages"]:  # the data's package: the nearest listed
+                    owner = owner.rpartition(".")[0]
+                inner = path.relative_to(ROOT / folder / Path(*owner.split(".")[2:]))
+                patterns = [*globs.get("*", ()), *globs.get(owner, ())]
+                if not any(fnmatch(str(inner), g) for g in patterns):
+                    missing.append(str(path.relative_to(ROOT)))
+    assert missing == []
+
+
 def test_namespace_maps_the_three_top_level_folders() -> None:
     mapping = _pyproject()["tool"]["setuptools"]["package-dir"]
     assert mapping == {"recmem.theory": "theory", "recmem.numerics": "numerics",
