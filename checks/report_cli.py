@@ -74,6 +74,10 @@ def prepare(args: argparse.Namespace) -> tuple[Any, list[Any], Any]:
     return run, included, out
 
 
+def _included(n: int) -> str:
+    return f", {n} included folder{'' if n == 1 else 's'}" if n else ""
+
+
 def run(args: argparse.Namespace) -> int:
     """``recmem report``: exit status 0 when the site is written (2 is raised as
     :class:`ReportUsageError` by :func:`prepare`)."""
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     summary = build_site(data, out, included=included)
     sys.stdout.write(f"wrote {summary.pages} pages ({summary.claims} claims of paper"
                      f"{'s' if len(summary.papers) != 1 else ''} {', '.join(summary.papers)}"
-                     f"{f', {summary.included} included folders' if summary.included else ''}) "
+                     f"{_included(summary.included)}) "
                      f"to {os.fspath(out)} in {summary.seconds:.1f} s; open "
                      f"{os.fspath(out / 'index.html')}\n")
     return 0

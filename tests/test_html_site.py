@@ -213,3 +213,28 @@ def test_notebook_displays(stored: tuple[Path, dict]) -> None:
     one = report.claims[0]._repr_html_()
     assert "<math" in one and "Evidence" in one
     assert "<style>" in one
+
+
+def test_included_folders_get_pages_linked_from_the_index(home: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    from recmem.checks.cli import main
+
+    sweep = tmp_path / "sweep"
+    assert main(["condition", "--nodes", "roots-of-unity", "--rows", "4", "--out", str(sweep),
+                 "--quiet"]) == 0
+    before = sorted(p.name for p in sweep.iterdir())
+    site = tmp_path / "site"
+    out = run_main(capsys, "report", "--html", str(site), "--include", str(sweep))
+    assert out.returncode == 0, out.stderr
+    assert "1 included folder)" in out.stdout
+    index = _text(site / "index.html")
+    assert 'href="sweeps/sweep/index.html"' in index
+    assert "[1.000, 1.001]" in _text(site / "sweeps" / "sweep" / "index.html")  # κ₂ = 1, certified
+    assert sorted(p.name for p in sweep.iterdir()) == before  # the included folder is only read
+    line = one_error_line(run_main(capsys, "report", "--html", str(tmp_path / "other"),
+                                   "--include", str(tmp_path / "absent")))
+    assert "--include" in line and not (tmp_path / "other").exists()
+    line = one_error_line(run_main(capsys, "report", "--html", str(sweep / "site"),
+                                   "--include", str(sweep)))
+    assert "holds or is inside the input of --include" in line
