@@ -33,14 +33,25 @@ from pathlib import Path
 BUSY_TIMEOUT_S = 60.0
 
 
-def connect(path: str | os.PathLike[str], *, read_only: bool = False) -> sqlite3.Connection:
+def connect(path: str | os.PathLike[str], *, read_only: bool = False,
+            leave_no_files: bool = False) -> sqlite3.Connection:
     """A connection to the database ``path`` (created when missing, unless ``read_only``) set up
     as the module docstring says; ``read_only`` opens an existing file without changing it (no
-    journal mode set, no file created)."""
+    journal mode set, no file created), and with ``leave_no_files`` (for a folder recmem only
+    reads: ``recmem report --include``) without creating SQLite's -wal and -shm files either."""
     db = Path(path)
     if read_only:
-        return sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
-                               isolation_level=None)
+        # Through a URI with the path percent-encoded (a "?" or "#" in a folder name would
+        # otherwise end the path). A reader of a WAL database creates its -wal and -shm files
+        # when they are missing (and may leave them behind), so with ``leave_no_files`` a
+        # database without them (every write checkpointed: its last writer closed) is opened
+        # immutable, which creates nothing; with them (a writer running, or killed) the committed
+        # rows must be read through them.
+        sidecars = [db.with_name(db.name + s) for s in ("-wal", "-shm")]
+        idle = leave_no_files and not any(p.exists() for p in sidecars)
+        mode = "mode=ro&immutable=1" if idle else "mode=ro"
+        return sqlite3.connect(f"{db.resolve().as_uri()}?{mode}", uri=True,
+                               timeout=BUSY_TIMEOUT_S, isolation_level=None)
     new = not db.exists()
     conn = sqlite3.connect(db, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:

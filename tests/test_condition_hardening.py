@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -156,8 +157,9 @@ def test_both_stores_are_opened_by_the_one_sqlite_set_up(tmp_path: Path, umask_0
     """Today each store sets itself up (SQLite's default file mode 0644 under any umask, WAL or
     not, synchronous or not); the files recmem writes follow the umask (0664 here)."""
     from recmem.checks import sqlite_db, store, sweep_store
+    from recmem.checks.html import sweep_view
 
-    for module in (store, sweep_store):
+    for module in (store, sweep_store, sweep_view):
         assert "sqlite3.connect" not in inspect.getsource(module)
     monkeypatch.setenv("RECMEM_HOME", str(tmp_path / "home"))
     with store._connect(create=True) as conn:
@@ -264,3 +266,33 @@ def test_one_float_vandermonde_builder() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+@pytest.mark.parametrize("name", ["plain", "what?", "a#b", "50% done"])
+def test_read_only_opens_the_named_file_and_can_leave_no_files(tmp_path: Path, name: str) -> None:
+    """A read-only connection opens the database at exactly that path (characters that end or
+    escape a URI's path included), changes nothing, and with ``leave_no_files`` creates no
+    -wal/-shm beside a database whose last writer closed; while they exist it reads through
+    them (a running sweep's committed rows)."""
+    from recmem.checks import sqlite_db
+
+    folder = tmp_path / name
+    folder.mkdir()
+    db = folder / "x.sqlite"
+    writer = sqlite_db.connect(db)
+    writer.execute("CREATE TABLE t (v INTEGER)")
+    writer.execute("INSERT INTO t VALUES (1)")
+    writer.close()
+    assert sorted(p.name for p in folder.iterdir()) == ["x.sqlite"]
+    reader = sqlite_db.connect(db, read_only=True, leave_no_files=True)
+    assert reader.execute("SELECT v FROM t").fetchall() == [(1,)]
+    reader.close()
+    assert sorted(p.name for p in folder.iterdir()) == ["x.sqlite"]
+    writer = sqlite_db.connect(db)  # a writer still open: its -wal holds the row
+    writer.execute("INSERT INTO t VALUES (2)")
+    reader = sqlite_db.connect(db, read_only=True, leave_no_files=True)
+    assert sorted(reader.execute("SELECT v FROM t").fetchall()) == [(1,), (2,)]
+    reader.close()
+    writer.close()
+    with pytest.raises(sqlite3.OperationalError):
+        sqlite_db.connect(db, read_only=True).execute("INSERT INTO t VALUES (3)")

@@ -355,14 +355,10 @@ def load_sweep(folder: str | os.PathLike[str]) -> ConditionSweep:
         raise _error(given, f"no {STORE_NAME}: not a condition sweep's folder")
     if not path.resolve().is_relative_to(root) or not path.resolve().is_file():
         raise _error(given, f"{STORE_NAME} is not a file inside the folder; refused")
-    # Read-only through a URI (the path percent-encoded). A reader of a WAL database creates
-    # the -wal and -shm files when they are missing, so a store without them (every write
-    # checkpointed: its last writer closed) is opened immutable, which creates nothing; with
-    # them (a sweep running, or killed) their committed points must be read through them.
-    wal = [path.with_name(path.name + s) for s in ("-wal", "-shm")]
-    mode = "mode=ro" if any(p.exists() for p in wal) else "mode=ro&immutable=1"
+    from recmem.checks.sqlite_db import connect
+
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True, timeout=60.0)
+        conn = connect(path, read_only=True, leave_no_files=True)
     except sqlite3.Error as exc:
         raise _error(given, f"cannot open {STORE_NAME} ({exc})") from None
     try:
