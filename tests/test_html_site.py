@@ -5,6 +5,7 @@ whole and only when asked. (The pages in a real browser: tests/test_site_browser
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -58,14 +59,17 @@ def test_latest_stored_run_gives_a_page_per_claim_with_the_reports_data(
                 if e.get(key):
                     assert str(e[key]).replace("&", "&amp;").replace("<", "&lt;") in page
         paper_page = _text(site / paper / "index.html")
-        assert f'data-claim="{c["id"]}"' in paper_page  # a graph node
+        # its graph node, coloured by its verdict and linked to its page
+        node = re.search(rf'<g class="node verdict-{c["verdict"].lower()}" id="node-'
+                         rf'{re.escape(c["id"])}" data-claim="{re.escape(c["id"])}">.*?</g>',
+                         paper_page, re.S)
+        assert node and f'href="claims/{c["id"]}.html"' in node.group(0), c["id"]
         assert f'data-verdict="{c["verdict"]}"' in paper_page  # a row the filter selects
     # the counterexample as Python that evaluates to the report's counterexample
     slip = next(c for c in report["claims"] if c["id"] == "O.timestamp")
     page = _text(site / "O" / "claims" / "O.timestamp.html")
     import ast
     import html
-    import re
 
     code = html.unescape(re.search(r'<code class="language-python">counterexample = (.*?)</code>',
                                     page, re.S).group(1))

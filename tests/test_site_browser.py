@@ -170,7 +170,11 @@ def test_every_claim_has_a_page_and_a_graph_node(browser: Browser, site: Site) -
     for paper in sorted({_paper(c) for c in verdicts}):
         with open_page(browser, site.folder / paper / "index.html") as index:
             for claim_id in (c for c in verdicts if _paper(c) == paper):
-                assert index.page.locator(f'svg [data-claim="{claim_id}"]').count() >= 1, claim_id
+                # the node: coloured by the run's verdict and a link to the claim's page
+                node = index.page.locator(f'svg g.node.verdict-{verdicts[claim_id].lower()}'
+                                          f'[data-claim="{claim_id}"] a')
+                assert node.count() == 1, claim_id
+                assert node.get_attribute("href") == f"claims/{claim_id}.html", claim_id
     for claim_id, verdict in verdicts.items():
         page = site.folder / _paper(claim_id) / "claims" / f"{claim_id}.html"
         assert page.is_file(), page
