@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 
 
@@ -47,3 +49,37 @@ def test_property_marker_selects_exactly_the_given_tests() -> None:
     assert marked == given, {"unmarked @given": sorted(given - marked),
                              "marked without @given": sorted(marked - given)}
     assert len(items) >= len(given)  # parametrized property tests give one item per case
+
+
+def test_pausing_coverage_stops_every_tracer_and_resumes_them(tmp_path: Path) -> None:
+    """``untraced`` tests run with every coverage measurement stopped (tests/conftest.py; an xdist
+    worker under --cov runs two), and each resumes afterwards."""
+    from conftest import _pause_coverage
+    from coverage import Coverage
+
+    outer = _pause_coverage()  # this run's own measurement (under --cov), restarted below
+    try:
+        first = Coverage(data_file=str(tmp_path / "a"))
+        second = Coverage(data_file=str(tmp_path / "b"))
+        first.start()
+        second.start()
+        assert sys.gettrace() is not None
+        paused = _pause_coverage()
+        assert paused == [second, first] and sys.gettrace() is None
+        assert Coverage.current() is None
+        for cov in reversed(paused):
+            cov.start()
+        assert Coverage.current() is second and sys.gettrace() is not None
+        second.stop()
+        first.stop()
+    finally:
+        for cov in reversed(outer):
+            cov.start()
+
+
+@pytest.mark.untraced
+def test_an_untraced_test_runs_with_no_coverage_measurement() -> None:
+    from coverage import Coverage
+
+    assert Coverage.current() is None
+    assert sys.gettrace() is None or "coverage" not in type(sys.gettrace()).__module__
