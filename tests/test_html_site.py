@@ -50,6 +50,15 @@ def test_latest_stored_run_gives_a_page_per_claim_with_the_reports_data(
     report = stored[1]
     index = _text(site / "index.html")
     assert report["run_id"] in index
+    assert "not run" not in index  # sympy and numpy both ran
+    many = tmp_path / "many"  # a requested arithmetic that ran nothing is said, with why
+    report_cuda = json.loads(json.dumps(report))
+    report_cuda["backends"].append("torch:cuda")
+    (tmp_path / "cuda.json").write_text(json.dumps(report_cuda))
+    assert run_main(capsys, "report", "--html", str(many), "--json",
+                    str(tmp_path / "cuda.json")).returncode == 0
+    assert "not run: torch:cuda (no selected claim has a check in this arithmetic)" in _text(
+        many / "index.html")
     for c in report["claims"]:
         paper = c["id"].split(".")[0]
         page = _text(site / paper / "claims" / f"{c['id']}.html")

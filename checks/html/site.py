@@ -194,7 +194,8 @@ def build_site(run: RunData, folder: str | os.PathLike[str], *,
                     history=_history(cid)))
                 pages += 1
         _write(site / "index.html", render("index.html", **_common(run, papers, ""),
-                                           papers=papers_info, included=pages_of_includes))
+                                           papers=papers_info, included=pages_of_includes,
+                                           not_run=run.not_run()))
         pages += 1
     return SiteSummary(Path(folder), pages, len(run.claims), tuple(papers),
                        len(pages_of_includes), time.perf_counter() - t0)

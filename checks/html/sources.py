@@ -38,6 +38,13 @@ class RunData:
         """Claims per verdict, in order of first appearance (the report's "summary")."""
         return dict(Counter(c["verdict"] for c in self.claims))
 
+    def not_run(self) -> dict[str, str]:
+        """The requested arithmetics that ran no check, each with why
+        (:meth:`recmem.checks.report.Report.not_run` on this run's claims)."""
+        from recmem.checks.report import ClaimResult, Report
+
+        return Report(self.meta, [ClaimResult.from_dict(c) for c in self.claims]).not_run()
+
     def papers(self) -> list[str]:
         """The keys of the papers the run has claims of, in order of first appearance."""
         return list(dict.fromkeys(paper_of(c["id"]) for c in self.claims))
