@@ -68,12 +68,6 @@ def check_output(folder: str | os.PathLike[str], *, force: bool,
 
 # ---- the data of the pages -----------------------------------------------------------------------
 
-def _registered() -> dict[str, Any]:
-    from recmem.checks.registry import all_claims
-
-    return all_claims()
-
-
 def _paper_info(key: str, claims: Sequence[dict[str, Any]]) -> dict[str, str]:
     """The paper's citation as the run's reports give it (the first claim's source)."""
     source = claims[0]["source"] if claims else {}
@@ -95,6 +89,7 @@ def _graph(key: str, claims: Sequence[dict[str, Any]], href: dict[str, str]) -> 
     """The paper's dependency graph: the run's claims (coloured by verdict, linked) and the
     paper's registered claims the run did not include (grey, unlinked)."""
     from recmem.checks.html.graph import GraphNode, dependency_svg
+    from recmem.checks.registry import all_claims
 
     nodes = [GraphNode(c["id"], c["id"], c["verdict"], href[c["id"]],
                        c.get("summary") or c.get("title", ""), tuple(c.get("uses", ())),
@@ -103,7 +98,7 @@ def _graph(key: str, claims: Sequence[dict[str, Any]], href: dict[str, str]) -> 
     shown = {n.id for n in nodes}
     nodes += [GraphNode(c.id, c.id, None, None, (c.summary or c.title) + " (not in this run)",
                         c.uses, c.corrects, c.provenance.location, bool(c.reading))
-              for c in _registered().values() if c.paper == key and c.id not in shown]
+              for c in all_claims().values() if c.paper == key and c.id not in shown]
     return dependency_svg(nodes)
 
 
@@ -174,9 +169,10 @@ def build_site(run: RunData, folder: str | os.PathLike[str], *,
             verdicts = {c["id"]: c["verdict"] for c in claims}
             counts = run.only(key).counts()
             papers_info.append({**info, "counts": counts, "claims": len(claims)})
-            local = {i: h.split("/", 1)[1] for i, h in href.items() if paper_of(i) == key}
+            # links from the paper's index: its own claims' pages, and other papers' one level up
             rel = {i: ("claims/" + i + ".html" if paper_of(i) == key else "../" + h)
                    for i, h in href.items()}
+            local = {i: h for i, h in rel.items() if paper_of(i) == key}
             (site / key / "claims").mkdir(parents=True)
             _write(site / key / "index.html", render(
                 "paper.html", **_common(run, papers, "../"), paper=info, claims=claims,
