@@ -527,3 +527,20 @@ def test_jobs_2_gives_the_serial_csv_real_engine(tmp_path: Path,
 
     assert len(timeless(serial)) == 9
     assert timeless(parallel) == timeless(serial)
+
+
+def test_the_certified_column_tells_each_state_apart() -> None:
+    """The table's "certified" cell (terminal and site): yes, NO (the requested digits missed),
+    float64 only, INCONSISTENT."""
+    from recmem.checks.condition_cli import point_cells
+    from recmem.checks.sweep_store import PointKey
+
+    def cell(backend: str, **row: object) -> str:
+        key = PointKey(family="ring:9/10:1", quantity="kappa", norm="2", digits=3,
+                       backend=backend, precision=None, rows=4, cols=4, seed=0)
+        return point_cells(key, {"value": "2", "lower": "2", "upper": "2", **row}, True, [])[7]
+
+    assert cell("auto", certified=True) == "yes"
+    assert cell("auto", certified=False) == "NO"
+    assert cell("float64", certified=False) == "float64 only"
+    assert cell("auto", certified=True, inconsistent=True) == "INCONSISTENT"
