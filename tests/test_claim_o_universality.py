@@ -21,9 +21,6 @@ from recmem.checks.verdict import Outcome, Verdict
 from recmem.numerics.backend import make_backend, parse_spec
 from recmem.theory.universality import BASELINE, Universality
 
-# an end-to-end training study: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 CLAIM = get("O.universality")
 
 

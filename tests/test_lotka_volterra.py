@@ -22,9 +22,6 @@ from recmem.checks.reproduce.experiments import o_lotka_volterra as exp
 from recmem.numerics import lotka_volterra as lv
 from recmem.numerics.training import torch_threads
 
-# an experiment at ci scale: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 pytest.importorskip("matplotlib")
 
 TINY = lv.TaskSize(length=48, trajectories=20, nodes=8, hidden=16, amplitude=0.5, epochs=3,

@@ -15,9 +15,6 @@ from test_suite_paper_w import EXPECTED as EXPECTED_W
 import recmem.checks as rc
 from recmem.checks.verdict import Verdict
 
-# whole-paper runs: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 EXPECTED = {**EXPECTED_O, **EXPECTED_W}
 FALSE_AS_PRINTED = {cid for cid, v in EXPECTED.items() if v is Verdict.REFUTED}
 TRUE = {cid for cid, v in EXPECTED.items() if v.ok}

@@ -41,14 +41,37 @@ def _collected(*args: str) -> list[str]:
     return [line for line in out.stdout.splitlines() if "::" in line]
 
 
-def test_property_marker_selects_exactly_the_given_tests() -> None:
+def _property_items(session: pytest.Session) -> list[str]:
+    """The node IDs ``-m property`` selects: read off this session's own items when it collected
+    the whole suite unfiltered (the README's command), else from a collection of its own."""
+    opt = session.config.option
+    files = {item.path.name for item in session.items}
+    if not opt.keyword and not opt.markexpr and files >= {p.name for p in TESTS.glob("test_*.py")}:
+        return [item.nodeid for item in session.items if item.get_closest_marker("property")]
+    return _collected("-m", "property")
+
+
+def test_property_marker_selects_exactly_the_given_tests(request: pytest.FixtureRequest) -> None:
     given = _given_tests()
     assert len(given) >= 60  # the scan finds the suite's property tests (64 when this was written)
-    items = _collected("-m", "property")
+    items = _property_items(request.session)
     marked = {tuple(i.split("[", 1)[0].split("::")[:2]) for i in items}
     assert marked == given, {"unmarked @given": sorted(given - marked),
                              "marked without @given": sorted(marked - given)}
     assert len(items) >= len(given)  # parametrized property tests give one item per case
+
+
+def test_coverage_is_measured_on_the_core_tests_only(request: pytest.FixtureRequest) -> None:
+    """Every test outside conftest's TRACED_FILES is marked ``untraced``; the listed files
+    exist, so a renamed file cannot silently drop out of the coverage figure."""
+    from conftest import TRACED_FILES
+
+    assert sorted(n for n in TRACED_FILES if not (TESTS / n).is_file()) == []
+    assert request.node.get_closest_marker("untraced") is not None  # this file is not listed
+    traced = [i for i in request.session.items if i.path.name in TRACED_FILES]
+    others = [i for i in request.session.items if i.path.name not in TRACED_FILES]
+    assert all(i.get_closest_marker("untraced") is None for i in traced)
+    assert all(i.get_closest_marker("untraced") is not None for i in others)
 
 
 def test_pausing_coverage_stops_every_tracer_and_resumes_them(tmp_path: Path) -> None:

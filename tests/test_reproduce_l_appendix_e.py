@@ -14,9 +14,6 @@ from reproduce_runs import run_ci
 from recmem.checks.reproduce.experiment import AGREEMENTS
 from recmem.checks.reproduce.experiments import l_fig6_relu_spectrum, l_fig7_nonlinearity, l_fig8_exp_param
 
-# an experiment at ci scale: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 pytest.importorskip("matplotlib")
 
 MODULES = {"L-fig6-relu-spectrum": l_fig6_relu_spectrum, "L-fig7-nonlinearity": l_fig7_nonlinearity,

@@ -16,9 +16,6 @@ from reproduce_runs import run_ci
 from recmem.checks.reproduce.experiment import AGREEMENTS
 from recmem.checks.reproduce.experiments import l_fig9_blowup as fig9
 
-# an experiment at ci scale: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 pytest.importorskip("matplotlib")
 NAME = "L-fig9-blowup"
 

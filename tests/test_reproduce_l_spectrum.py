@@ -21,9 +21,6 @@ from recmem.checks.reproduce.experiments import l_fig4_phase, l_fig23_spectrum
 from recmem.numerics import lru_spectra as ls
 from recmem.theory.ring import LEMMA6, RingSampling
 
-# an experiment at ci scale: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 pytest.importorskip("matplotlib")
 
 MODULES = {"L-fig23-spectrum": l_fig23_spectrum, "L-fig4-phase": l_fig4_phase}

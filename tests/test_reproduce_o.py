@@ -19,9 +19,6 @@ from recmem.checks.reproduce.experiments import o_mnist, o_sparse
 from recmem.numerics import nodes as nd
 from recmem.numerics.vandermonde_torch import vandermonde
 
-# an experiment at ci scale: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 pytest.importorskip("sklearn")
 pytest.importorskip("matplotlib")
 

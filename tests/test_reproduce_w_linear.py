@@ -40,9 +40,6 @@ from recmem.numerics.linear_rnn_training import (
 from recmem.numerics.perturbation import Grid, Theta, linear_response_numpy
 from recmem.numerics.training import one_cpu_thread
 
-# an experiment at ci scale: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 NAME = "W-linear-stability"
 SMALL = TrainSettings(epochs=300, batch_size=128, train_size=128, every=10**9)
 GRID = Grid(Fraction(1), Fraction(1), 20)

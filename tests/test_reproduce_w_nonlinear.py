@@ -39,9 +39,6 @@ from recmem.numerics.perturbation import draw
 from recmem.numerics.rnn import reparameterise
 from tests.cli_helpers import one_error_line, run_main
 
-# an experiment at ci scale: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -13,9 +13,6 @@ import suite_checks as sc
 import recmem.checks as rc
 from recmem.checks.verdict import Verdict
 
-# whole-paper runs: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 V, C, R = Verdict.VERIFIED, Verdict.CORROBORATED, Verdict.REFUTED
 EXPECTED = {
     # §2.1, §3.2.1: the recurrence unrolled, its eigendecomposition and stability

@@ -12,9 +12,6 @@ import suite_checks as sc
 import recmem.checks as rc
 from recmem.checks.verdict import Verdict
 
-# whole-paper runs: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 # CLAIMS.md's paper-O table, less O.universality: an experiment in torch (no numpy side, and
 # trainings that would double this suite's time), verified end to end in
 # tests/test_claim_o_universality.py

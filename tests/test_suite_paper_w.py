@@ -12,9 +12,6 @@ import suite_checks as sc
 import recmem.checks as rc
 from recmem.checks.verdict import Outcome, Verdict
 
-# whole-paper runs: coverage paused (tests/conftest.py)
-pytestmark = pytest.mark.untraced
-
 # CLAIMS.md's paper-W table
 PAPER_W = ["W.memory-linear", "W.memory-def", "W.memory-impulse", "W.rnn-linear-memory",
            "W.rnn-decaying", "W.perturbation", "W.stable-exp", "W.activations", "W.theorem",
