@@ -291,6 +291,15 @@ def hurwitz_instances(n_min: int = 1, n_max: int = 4, family: str = "all",
     show that a hypothesis on α(W) is needed). Pools shrink towards 0, 1, −1, 1/2, …
     (checks/strategies.py).
     """
+    return _hurwitz_build()(n_min, n_max, family, extras, shift_up_to)
+
+
+@functools.cache
+def _hurwitz_build() -> Any:
+    """The composite strategy of :func:`hurwitz_instances` (its arguments as the composite's),
+    defined once per process: ``st.composite`` parses the defining module's source on every
+    definition (~20 ms here), which the ~40 calls of a ``verify --paper W`` each paid when it was
+    defined inside hurwitz_instances; the body, and so every draw, is the same."""
     from hypothesis import strategies as st
 
     from recmem.checks.strategies import fractions_in
@@ -302,7 +311,9 @@ def hurwitz_instances(n_min: int = 1, n_max: int = 4, family: str = "all",
     frac = fractions_in(Fraction(1, 4), Fraction(1))
 
     @st.composite
-    def build(draw: Any) -> HurwitzInstance:
+    def build(draw: Any, n_min: int, n_max: int, family: str,
+              extras: Callable[[Any, int], Any] | None,
+              shift_up_to: Fraction | None) -> HurwitzInstance:
         from recmem.numerics.lyapunov import fmpq_matrix, fractions, identity
 
         # The layout of the largest size N is drawn first, top-left to bottom-right, and the size n
@@ -376,7 +387,7 @@ def hurwitz_instances(n_min: int = 1, n_max: int = 4, family: str = "all",
                                ex, tuple(map(tuple, fractions(t))),
                                tuple(map(tuple, fractions(sim))))
 
-    return build()
+    return build
 
 
 def directions(draw: Any, n: int) -> dict[str, Any]:

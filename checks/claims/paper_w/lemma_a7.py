@@ -17,6 +17,7 @@ arithmetic; and hardtanh's difference quotients at z = r·k/8 against the step �
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -443,13 +444,26 @@ def strategy(ctx: Context) -> Any:
     from recmem.checks.strategies import fractions_in
 
     law = ctx.law(StableHurwitz)
+    zs = st.one_of(st.sampled_from([law.radius, -law.radius]), fractions_in(-law.radius, law.radius))
+    return _build()(zs, bool(law.contains_ball))
+
+
+@functools.cache
+def _build() -> Any:
+    """The composite strategy of :func:`strategy` (the statement's points z and whether U is square
+    as its arguments), defined once per process: ``st.composite`` parses this module's source on
+    every definition (~80 ms), which each search of the claim and its controls paid when it was
+    defined inside :func:`strategy`; the body, and so every draw, is the same."""
+    from hypothesis import strategies as st
+
+    from recmem.checks.strategies import fractions_in
+
     re_part = st.one_of(fractions_in(F(-2), F(2)), st.just(F(-1, 16)))
     om_part = fractions_in(F(1, 4), F(2))
     off = fractions_in(F(-2), F(2))
-    zs = st.one_of(st.sampled_from([law.radius, -law.radius]), fractions_in(-law.radius, law.radius))
 
     @st.composite
-    def build(draw: Any) -> dict[str, Any]:
+    def build(draw: Any, zs: Any, contains_ball: bool) -> dict[str, Any]:
         import flint
 
         m = draw(st.sampled_from([2, 3, 1]))
@@ -490,14 +504,14 @@ def strategy(ctx: Context) -> Any:
         tm = flint.fmpq_mat([[flint.fmpq(x.numerator, x.denominator) for x in row] for row in t])
         wm = s * tm * s.inv()
         w = tuple(tuple(F(str(wm[r, c])) for c in range(m)) for r in range(m))
-        d = m if law.contains_ball else draw(st.integers(1, m))
+        d = m if contains_ball else draw(st.integers(1, m))
         u = [[draw(off) if r < keep else F(0) for _ in range(d)] for r in range(m)]
         if not any(any(r) for r in u):  # U ≠ 0 (no filter: the simplest draw stays valid)
             u[0][0] = F(1)
         bound = draw(st.sampled_from([F(1, 8), F(1, 4), F(1), F(2)]))
         return {"W": w, "U": tuple(map(tuple, u)), "B": bound, "z": draw(zs), "eigs": tuple(eigs)}
 
-    return build()
+    return build
 
 
 def holds(instance: Any, ctx: Context) -> Instance:

@@ -137,7 +137,19 @@ def _abscissa_of(kind: str, rows: tuple[tuple[Fraction, ...], ...]) -> Any:
 
 
 def norm_exp(backend: AbstractBackend, w: Any, t: Fraction, bits: int) -> lc.Value:
-    """‖e^{Wt}‖₂ computed in ``backend``'s arithmetic (certified ball in flint)."""
+    """‖e^{Wt}‖₂ computed in ``backend``'s arithmetic (certified ball in flint), memoised: a pure
+    function of the arithmetic (its name: kind, dtype, device, precision), the exact W, t and the
+    bits (a frozen Value of immutable ends), so the statement, its controls and the other
+    reading's claim share each matrix exponential instead of recomputing the same one."""
+    from recmem.checks.claims.paper_w._memory import memo
+    from recmem.numerics.lyapunov import fractions
+
+    key = ("semigroup ‖e^{Wt}‖₂", backend.name, backend.precision_bits,
+           tuple(map(tuple, fractions(w))), t, bits)
+    return memo(key, lambda: _norm_exp(backend, w, t, bits))
+
+
+def _norm_exp(backend: AbstractBackend, w: Any, t: Fraction, bits: int) -> lc.Value:
     kind = backend.spec.kind
     from recmem.numerics.lyapunov import fmpq_matrix, to_float64, to_mp
 
