@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -55,17 +54,6 @@ def _segments(signal: Step, t_end: float) -> list[tuple[float, float, np.ndarray
     return [(a, b, signal.value(a)) for a, b in itertools.pairwise(pts) if b > a]
 
 
-def _segment_field(rnn: RNN, uu: np.ndarray) -> Callable[[float, np.ndarray], np.ndarray]:
-    """The vector field (t, h) ↦ σ(W h + uu + b) of :meth:`RNN.rhs` with the input term U u = uu
-    precomputed (bit-identical to rnn.rhs(h, u): the same operations in the same order)."""
-    w, b, sigma = rnn.W, rnn.b, rnn.sigma.numpy
-
-    def field(_: float, h: np.ndarray) -> np.ndarray:
-        return np.asarray(sigma(w @ h + uu + b))
-
-    return field
-
-
 def _dop853(rnn: RNN, signal: Step, t: np.ndarray, rtol: float,
             atol: float) -> tuple[np.ndarray, ...]:
     """(states, inputs u_t, vector fields σ(W h + U u + b), all (·, len(t)), and dŷ/dt) by DOP853
@@ -81,10 +69,7 @@ def _dop853(rnn: RNN, signal: Step, t: np.ndarray, rtol: float,
     for a, b, u in _segments(signal, t_end):
         sel = (t >= a) & ((t < b) | ((b == t_end) & (t == b)))
         times = np.union1d(t[sel], [b])  # the segment's end state seeds the next segment
-        # rnn.rhs(s, u) = σ(W s + U u + b) with U u formed once per segment (the input is constant
-        # on it): (W s + Uu) + b is the same float64 sum in the same order, so the same values,
-        # without a second matrix product in each of DOP853's 12 stages per step
-        sol = solve_ivp(_segment_field(rnn, rnn.U @ u), (a, b), h, method="DOP853",
+        sol = solve_ivp(lambda _, s, u=u: rnn.rhs(s, u), (a, b), h, method="DOP853",
                         t_eval=times, rtol=rtol, atol=atol)
         if sol.status != 0:
             raise ArithmeticError(f"DOP853 failed on [{a}, {b}]: {sol.message}")
