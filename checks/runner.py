@@ -122,17 +122,19 @@ def _guard(check: str, backend: str, fn: Callable[[], list[Evidence]],
 
 
 def _checks(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
-            arithmetics: set[str] | None = None, shrink: bool = True) -> list[Evidence]:
+            arithmetics: set[str] | None = None, shrink: bool = True,
+            search_domain: bool = True) -> list[Evidence]:
     """Every check of ``claim`` on ``ctx.statement``: the symbolic side (when ``sympy`` is
-    selected), the exact counterexample search (always: it is exact, so no precision choice
-    changes it) and the counterexamples earlier fuzzing campaigns stored for the claim's own
-    statement (judged again), and the numeric side once per selected arithmetic (only those in
-    ``arithmetics`` when given)."""
+    selected), the exact counterexample search (whatever arithmetics are selected: it is exact,
+    so no precision choice changes it; left out only when ``search_domain`` is False) and the
+    counterexamples earlier fuzzing campaigns stored for the claim's own statement (judged
+    again), and the numeric side once per selected arithmetic (only those in ``arithmetics``
+    when given)."""
     evidence: list[Evidence] = []
     if any(spec.is_symbolic for spec in backends) and claim.symbolic is not None:
         sym = claim.symbolic
         evidence += _guard("symbolic", "sympy", lambda: sym(ctx), "symbolic")
-    if claim.strategy is not None and claim.holds is not None:
+    if search_domain and claim.strategy is not None and claim.holds is not None:
         evidence += _guard("counterexample search", SEARCH_BACKEND,
                            lambda: [search(claim, ctx, shrink=shrink)], "search")
         evidence += _guard("stored counterexamples", SEARCH_BACKEND,
@@ -154,13 +156,14 @@ def _checks(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
 
 
 def run_controls(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
-                 evidence: Sequence[Evidence]) -> list[ControlRun]:
+                 evidence: Sequence[Evidence], search_domain: bool = True) -> list[ControlRun]:
     """Each negative control of ``claim`` through the same checks as the statement.
 
     A control runs the symbolic side and the search (its first counterexample is enough: no
     shrinking), and the numeric side in every arithmetic in which the statement passed a check
     (rule C needs a counterpart there), or in the first selected arithmetic when none passed.
     Every control gets a fresh ``cache``; ``shared`` (statement-independent data) is shared.
+    ``search_domain``: as for the statement (:func:`_checks`).
     """
     passed = {e.backend for e in evidence if e.outcome is Outcome.PASS}
     arithmetic = [str(s) for s in backends if not s.is_symbolic]
@@ -168,23 +171,26 @@ def run_controls(claim: Claim, ctx: Context, backends: Sequence[BackendSpec],
     runs = []
     for control in claim.controls:
         cctx = replace(ctx, statement=control.statement, cache={})
-        ev = _checks(claim, cctx, backends, chosen, shrink=False)
+        ev = _checks(claim, cctx, backends, chosen, shrink=False, search_domain=search_domain)
         runs.append(ControlRun(control.change, control.statement.text,
                                decide(ev, claim.decided_by).verdict, ev, counterexample_of(ev)))
     return runs
 
 
 def run_claim(claim: Claim, ctx: Context, backends: Sequence[BackendSpec], *,
-              controls: bool = True) -> ClaimResult:
+              controls: bool = True, search_domain: bool = True) -> ClaimResult:
     """Every selected check of one claim, its negative controls (unless ``controls`` is False),
-    and the verdict they earn (rules of :mod:`recmem.checks.verdict`)."""
+    and the verdict they earn (rules of :mod:`recmem.checks.verdict`). ``search_domain=False``
+    leaves out the exact counterexample search (and the stored counterexamples), for runs that
+    judge only the selected arithmetics' own checks (a precision sweep: the search is exact, so
+    it is the same at every precision)."""
     t0 = time.perf_counter()
     if ctx.statement is None:
         ctx = replace(ctx, statement=claim.statement)
-    evidence = _checks(claim, ctx, backends)
+    evidence = _checks(claim, ctx, backends, search_domain=search_domain)
     runs: list[ControlRun] | None = None
     if controls:
-        runs = run_controls(claim, ctx, backends, evidence)
+        runs = run_controls(claim, ctx, backends, evidence, search_domain)
         evidence = apply_controls(evidence, runs)
     decision = decide(evidence, claim.decided_by, runs)
     return ClaimResult.from_claim(claim, decision, evidence, ctx.params,
@@ -206,6 +212,7 @@ class ClaimJob:
     backends: tuple[BackendSpec, ...]
     controls: bool = True
     portable: bool = False
+    search_domain: bool = True
 
 
 def run_claim_job(job: ClaimJob) -> ClaimResult:
@@ -219,9 +226,11 @@ def run_claim_job(job: ClaimJob) -> ClaimResult:
                   arithmetics=tuple(str(b) for b in job.backends))
     if not job.portable:
         with _search_constants_pinned():
-            return run_claim(claim, ctx, job.backends, controls=job.controls)
+            return run_claim(claim, ctx, job.backends, controls=job.controls,
+                             search_domain=job.search_domain)
     with hypothesis_files_in_home(), _search_constants_pinned():
-        result = run_claim(claim, ctx, job.backends, controls=job.controls)
+        result = run_claim(claim, ctx, job.backends, controls=job.controls,
+                           search_domain=job.search_domain)
     return _picklable(result)
 
 
@@ -371,21 +380,23 @@ def longest_first(claim_ids: Sequence[str]) -> list[int]:
 def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
            backends: Sequence[str] | None = None, precision: int = DEFAULT_BITS, seed: int = 0,
            params: Mapping[str, str] | None = None, search_examples: int = 60,
-           controls: bool = True, jobs: int = 1, cluster: str | None = None,
-           timeout: float | None = None,
+           controls: bool = True, search_domain: bool = True, jobs: int = 1,
+           cluster: str | None = None, timeout: float | None = None,
            on_claim_start: Callable[[Claim], None] | None = None,
            on_claim_done: Callable[[ClaimResult, Report], None] | None = None) -> Report:
     """Run the verification suite and return the :class:`Report` (what ``recmem verify`` runs).
 
     ``backends`` are spec strings (``None``: every arithmetic, see :func:`default_backends`);
     ``params`` are ``--param`` overrides as strings; ``controls=False`` skips the negative
-    controls (``--no-controls``). ``jobs`` > 1 runs that many claims at once on local processes,
-    ``cluster`` (a dask scheduler's address, ``tcp://HOST:PORT``) on a dask cluster's workers
-    (:mod:`recmem.checks.execution`); the report is a serial run's apart from timings (claims
-    in the same order, each with the seed and context a serial run gives it); in parallel the
-    longest claims start first (:func:`longest_first`). ``timeout``: seconds each claim may run
-    (``--timeout``); a claim past it is INCONCLUSIVE "timed out" and the run goes on (each claim
-    then runs in a worker process, which can be stopped, ``jobs=1`` included).
+    controls (``--no-controls``); ``search_domain=False`` leaves out every claim's exact
+    counterexample search (:func:`run_claim`: Python only, for precision sweeps). ``jobs`` > 1
+    runs that many claims at once on local processes, ``cluster`` (a dask scheduler's address,
+    ``tcp://HOST:PORT``) on a dask cluster's workers (:mod:`recmem.checks.execution`); the report
+    is a serial run's apart from timings (claims in the same order, each with the seed and context
+    a serial run gives it); in parallel the longest claims start first (:func:`longest_first`).
+    ``timeout``: seconds each claim may run (``--timeout``); a claim past it is INCONCLUSIVE
+    "timed out" and the run goes on (each claim then runs in a worker process, which can be
+    stopped, ``jobs=1`` included).
     ``on_claim_start`` is called when a claim is handed to a worker, ``on_claim_done`` (in
     this process) as each claim finishes, with the report so far (its finished claims, in
     order). Raises :class:`UsageError` on bad input (an unreachable cluster included), and
@@ -420,13 +431,14 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
         raise UsageError(str(exc)) from None
     portable = not isinstance(executor, execution.SerialExecutor)
     work = [ClaimJob(claim.id, values[claim.id], seed, precision, search_examples, tuple(specs),
-                     controls, portable) for claim in claims]
+                     controls, portable, search_domain) for claim in claims]
     position = {claim.id: n for n, claim in enumerate(claims)}
     # in parallel, the longest claims first; one at a time, the registry's order
     order = (longest_first([c.id for c in claims]) if jobs > 1 or cluster is not None
              else list(range(len(claims))))
     report = Report.start(backends=[str(s) for s in specs], precision=precision, seed=seed,
-                          params=dict(params or {}), controls=controls)
+                          params=dict(params or {}), controls=controls,
+                          **({} if search_domain else {"search": False}))
     running: dict[int, str] = {}  # handed to a worker, not finished: index → claim ID
 
     def started(k: int) -> None:

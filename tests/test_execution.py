@@ -276,6 +276,26 @@ def test_a_claim_whose_worker_gave_no_result_is_an_error_and_the_rest_stand(
     assert lost.verdict is Verdict.ERROR and "WorkerDied: killed by SIGKILL" in lost.evidence[0].message
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_without_the_search_leaves_out_only_the_search(jobs: int) -> None:
+    """``search_domain=False`` (precision sweeps): no search or stored-counterexample evidence for
+    the statement or any control, every numeric check still runs, and the report says so; a
+    worker process gets the setting with its job."""
+    kept = runner.verify(CLAIMS[:1], backends=["numpy"], search_examples=5, jobs=jobs)
+    report = runner.verify(CLAIMS[:1], backends=["numpy"], search_examples=5, jobs=jobs,
+                           search_domain=False)
+    assert report.meta["search"] is False and "search" not in kept.meta
+    (without,), (with_search,) = report.claims, kept.claims
+    searched = {e.kind for e in with_search.evidence} | {
+        e.kind for r in with_search.controls or [] for e in r.evidence}
+    assert "search" in searched
+    assert all(e.kind != "search" for e in without.evidence)
+    assert without.controls and all(e.kind != "search" for r in without.controls
+                                    for e in r.evidence)
+    numeric = [e.check for e in with_search.evidence if e.kind != "search"]
+    assert [e.check for e in without.evidence] == numeric
+
+
 def test_a_serial_run_raises_what_it_always_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug outside every check")
