@@ -20,18 +20,28 @@ def test_ruff_is_clean() -> None:
     assert out.returncode == 0, out.stdout[-3000:]
 
 
-def test_mypy_is_clean(tmp_path: Path) -> None:
+def test_mypy_is_clean() -> None:
     """mypy sees the package as installed: ``recmem.theory`` etc. laid out as a non-editable
     install would (links into the source folders), so imports across modules are followed and
-    typed, which the editable install's import hook hides from mypy."""
+    typed, which the editable install's import hook hides from mypy.
+
+    The layout and mypy's own incremental cache live in the checkout's ``.mypy_cache/`` (git
+    ignores it), at a fixed path so that the cache stays valid between runs: mypy checks again
+    every module whose source, or whose dependencies' interface, changed (its default mode). A
+    fresh clone checks everything (55 s on the 2-core machine); a second run only what changed."""
     pytest.importorskip("mypy")
-    (tmp_path / "recmem").mkdir()
+    layout = ROOT / ".mypy_cache" / "layout"
+    (layout / "recmem").mkdir(parents=True, exist_ok=True)
     for folder in ("theory", "numerics", "checks"):
-        (tmp_path / "recmem" / folder).symlink_to(ROOT / folder, target_is_directory=True)
-    out = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--config-file",
+        link = layout / "recmem" / folder
+        if not link.is_symlink() or link.resolve() != ROOT / folder:
+            link.unlink(missing_ok=True)
+            link.symlink_to(ROOT / folder, target_is_directory=True)
+    out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir",
+                          str(ROOT / ".mypy_cache" / "tests"), "--config-file",
                           str(ROOT / "pyproject.toml"), "-p", "recmem.theory",
                           "-p", "recmem.numerics", "-p", "recmem.checks"],
-                         cwd=tmp_path, capture_output=True, text=True)
+                         cwd=layout, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout[-3000:]
     # every module was seen (the editable layout hides them from mypy)
     assert int(out.stdout.split(" in ")[-1].split()[0]) > 80, out.stdout
