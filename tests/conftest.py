@@ -126,6 +126,64 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
             cov.start()
 
 
+def _untraced(run):
+    """``run()`` with coverage paused: the papers' runs are made by whichever test asks first,
+    and the coverage figure must not depend on the order of the tests."""
+    paused = _pause_coverage()
+    try:
+        return run()
+    finally:
+        for cov in reversed(paused):
+            cov.start()
+
+
+def _paper_of(item: pytest.Item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    name = mark.args[0] if mark is not None and mark.args else ""
+    return name.removeprefix("paper-") if name.startswith("paper-") else None
+
+
+@pytest.fixture(scope="session")
+def paper_report(request: pytest.FixtureRequest):
+    """``paper_report(KEY)``: paper KEY's default run (:func:`suite_checks.run_paper`), made on
+    first use and kept for the session; a test that reads it carries
+    ``suite_checks.on_paper(KEY)``."""
+    import suite_checks
+
+    reports: dict = {}
+
+    def get(paper: str):
+        if paper not in reports:
+            reports[paper] = _untraced(lambda: suite_checks.run_paper(paper))
+        return reports[paper]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def default_result(request: pytest.FixtureRequest, paper_report):
+    """``default_result(KEY, CLAIM_ID)``: the claim's result in paper KEY's default run. When
+    the session runs a test of the whole paper's run (one that uses ``paper_report``), it is
+    read from that run; otherwise (a claim's test file run alone) the claim runs by itself with
+    the same settings, which gives the same result (every claim's run is independent of the
+    others': that is what makes ``--jobs`` reports a serial run's)."""
+    import suite_checks
+
+    whole = {_paper_of(item) for item in request.session.items
+             if "paper_report" in (names := getattr(item, "fixturenames", ()))
+             and "default_result" not in names}
+    alone: dict = {}
+
+    def get(paper: str, claim_id: str):
+        if paper in whole:
+            return suite_checks.result_of(paper_report(paper), claim_id)
+        if claim_id not in alone:
+            alone[claim_id] = _untraced(lambda: suite_checks.run_paper(paper, [claim_id]))
+        return suite_checks.result_of(alone[claim_id], claim_id)
+
+    return get
+
+
 @pytest.fixture(autouse=True)
 def _reset_global_precision():
     """Every test starts and ends at the libraries' default precision (53 bits)."""

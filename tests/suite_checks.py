@@ -1,13 +1,50 @@
-"""What every paper's end-to-end suite asserts of its report (used by tests/test_suite_paper_*.py)."""
+"""Each paper's default run, made once per pytest process, and what every paper's end-to-end
+suite asserts of it (tests/test_suite_paper_*.py; the claims' tests read their claims' default
+verdicts and controls from the same run)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+import recmem.checks as rc
 from recmem.checks import readme_tables
-from recmem.checks.report import Report
+from recmem.checks.report import ClaimResult, Report
 from recmem.checks.verdict import Verdict
+
+# The arithmetics of each paper's run: every one at its default precision (torch for paper W,
+# whose trained and integrated claims run there too); O.universality, whose run trains models
+# for half a minute, has its own tests (tests/test_claim_o_universality.py)
+SUITE_BACKENDS = {
+    "O": ("sympy", "mpmath@256", "flint@256", "numpy"),
+    "W": ("sympy", "mpmath@256", "flint@256", "numpy", "torch:cpu"),
+    "L": ("sympy", "mpmath@256", "flint@256", "numpy"),
+}
+NOT_IN_SUITE = {"O.universality"}
+SUITE_EXAMPLES = 30
+
+
+def run_paper(paper: str, claim_ids: Iterable[str] | None = None) -> Report:
+    """``recmem verify --paper PAPER`` as the suites run it (:data:`SUITE_BACKENDS`, 30 search
+    examples, every control), through the Python API; ``claim_ids``: only these claims."""
+    ids = (list(claim_ids) if claim_ids is not None
+           else [c.id for c in rc.list_claims(paper=paper) if c.id not in NOT_IN_SUITE])
+    return rc.verify(ids, backends=list(SUITE_BACKENDS[paper]), search_examples=SUITE_EXAMPLES)
+
+
+def on_paper(paper: str) -> Any:
+    """The mark of a test that reads ``paper``'s run (the ``paper_report`` and
+    ``default_result`` fixtures of tests/conftest.py): pytest-xdist (``--dist loadgroup``) runs
+    all of them on one worker, which makes the run once."""
+    return pytest.mark.xdist_group(f"paper-{paper}")
+
+
+def result_of(report: Report, claim_id: str) -> ClaimResult:
+    """The claim's result in a paper's run."""
+    return next(c for c in report.claims if c.id == claim_id)
 
 
 def assert_every_claim_has_a_verdict(report: Report, table: Iterable[str]) -> None:

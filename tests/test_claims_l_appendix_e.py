@@ -8,6 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+import suite_checks as sc
 from claim_helpers import run
 from hypothesis import given
 
@@ -24,12 +25,12 @@ EXPECTED = {
     "L.e2.phase-gradient": Verdict.REFUTED, "L.e2.phase-gradient.corrected": Verdict.VERIFIED,
     "L.e12.koopman-expansion": Verdict.REFUTED, "L.e12.koopman-expansion.corrected": Verdict.VERIFIED,
 }
-BACKENDS = ("sympy", "mpmath@128", "numpy")
 
 
+@sc.on_paper("L")
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
-def test_verdict_and_every_control_told_apart(claim_id: str) -> None:
-    r = run(claim_id, backends=BACKENDS, examples=10)
+def test_verdict_and_every_control_told_apart(claim_id: str, default_result) -> None:
+    r = default_result("L", claim_id)
     assert r.verdict is EXPECTED[claim_id], r.verdict
     for c in r.controls or ():
         assert c.verdict in (Verdict.REFUTED, Verdict.FAILED), (c.change, c.verdict)

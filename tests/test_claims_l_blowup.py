@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+import suite_checks as sc
 from claim_helpers import outcomes, run
 from hypothesis import given
 
@@ -27,9 +28,10 @@ def _ev(result, backend: str):
     return [e for e in result.evidence if e.backend == backend]
 
 
+@sc.on_paper("L")
 @pytest.mark.parametrize("claim_id", VERIFIED)
-def test_verified_and_every_control_refuted(claim_id) -> None:
-    r = run(claim_id, examples=8)
+def test_verified_and_every_control_refuted(claim_id, default_result) -> None:
+    r = default_result("L", claim_id)
     assert r.verdict is Verdict.VERIFIED, r.reason
     assert set(outcomes(r).values()) == {"pass"}
     assert r.controls and all(c.verdict is Verdict.REFUTED for c in r.controls)

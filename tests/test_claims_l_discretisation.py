@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+import suite_checks as sc
 from claim_helpers import run
 from hypothesis import given, settings
 
@@ -25,9 +26,10 @@ VERDICTS = {
 SEARCH = "exact (Hypothesis search)"
 
 
+@sc.on_paper("L")
 @pytest.mark.parametrize("claim_id", sorted(VERDICTS))
-def test_verdict_and_every_control_refuted(claim_id: str) -> None:
-    r = run(claim_id, examples=15)
+def test_verdict_and_every_control_refuted(claim_id: str, default_result) -> None:
+    r = default_result("L", claim_id)
     assert r.verdict is VERDICTS[claim_id], [(e.backend, e.outcome, e.message) for e in r.evidence]
     assert r.controls and all(c.verdict is Verdict.REFUTED for c in r.controls)
 

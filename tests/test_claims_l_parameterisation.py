@@ -5,6 +5,7 @@ correction (L.phase.corrected)."""
 from __future__ import annotations
 
 import pytest
+import suite_checks as sc
 from claim_helpers import run
 from hypothesis import given
 
@@ -16,9 +17,10 @@ EXPECTED = {"L.exp-param": Verdict.VERIFIED, "L.phase": Verdict.REFUTED,
             "L.phase.corrected": Verdict.VERIFIED}
 
 
+@sc.on_paper("L")
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
-def test_verdict_and_every_control_refuted(claim_id: str) -> None:
-    r = run(claim_id, examples=10)
+def test_verdict_and_every_control_refuted(claim_id: str, default_result) -> None:
+    r = default_result("L", claim_id)
     assert r.verdict is EXPECTED[claim_id]
     assert r.controls and all(c.verdict is Verdict.REFUTED for c in r.controls)
 

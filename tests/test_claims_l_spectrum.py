@@ -6,9 +6,9 @@ its proof line by line (L.lemma2.proof)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 import pytest
+import suite_checks as sc
 from claim_helpers import run
 from hypothesis import given
 
@@ -24,15 +24,13 @@ EXPECTED = {
     "L.lemma2": Verdict.VERIFIED, "L.lemma2.proof": Verdict.VERIFIED,
     "L.stability.growth": Verdict.REFUTED, "L.stability.growth.corrected": Verdict.VERIFIED,
 }
-PARAMS: dict[str, dict[str, Any]] = {"L.eigen": {"N": 4, "K": 6}, "L.eigen.corrected": {"N": 4, "K": 6},
-          "L.unroll": {"N": 3, "k": 6}, "L.unroll.zero-based": {"N": 3, "k": 6},
-          "L.unroll.zero-based.corrected": {"N": 3, "k": 6}, "L.lemma2": {"samples": 600}}
 TOLD_APART = {Verdict.REFUTED, Verdict.FAILED}
 
 
+@sc.on_paper("L")
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
-def test_verdict_and_every_control_told_apart(claim_id: str) -> None:
-    r = run(claim_id, examples=10, **PARAMS.get(claim_id, {}))
+def test_verdict_and_every_control_told_apart(claim_id: str, default_result) -> None:
+    r = default_result("L", claim_id)
     assert r.verdict is EXPECTED[claim_id]
     assert r.controls and all(c.verdict in TOLD_APART for c in r.controls)
 

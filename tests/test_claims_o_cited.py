@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 
 import pytest
+import suite_checks as sc
 from claim_helpers import run
 from hypothesis import given, settings
 
@@ -26,7 +27,6 @@ from recmem.theory.linear_rnn_conv import KernelInstance, LinearRNNApproximation
 from recmem.theory.pinkus import MLPDensity, density_proof, judge, l2_distance_sq, power_witness
 from recmem.theory.rnn_universality import RNNUniversality
 
-BACKENDS = ("sympy", "mpmath@128", "numpy")
 CITED = ("O.pinkus", "O.rnn-universality", "O.linear-functional-conv",
          "O.linear-functional-conv.intended", "O.linear-rnn-conv")
 
@@ -35,10 +35,11 @@ def _ev(result, backend: str, nth: int = 0):
     return [e for e in result.evidence if e.backend == backend][nth]
 
 
+@sc.on_paper("O")
 @pytest.mark.parametrize("claim_id", CITED)
 def test_cited_results_are_corroborated_never_verified_and_every_control_is_told_apart(
-        claim_id) -> None:
-    r = run(claim_id, backends=BACKENDS, examples=20)
+        claim_id, default_result) -> None:
+    r = default_result("O", claim_id)
     assert r.verdict is Verdict.CORROBORATED
     assert r.controls and all(c.told_apart for c in r.controls)
     assert not any(e.kind == "symbolic" and e.outcome is Outcome.PASS for e in r.evidence)

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+import suite_checks as sc
 from claim_helpers import outcomes, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -47,9 +48,10 @@ def _proof(claim_id: str, statement):
 
 # ---- every claim: verdict, controls, symbolic side --------------------------------------------
 
+@sc.on_paper("O")
 @pytest.mark.parametrize("claim_id", CLAIMS)
-def test_verified_in_every_arithmetic_and_every_control_refuted(claim_id) -> None:
-    r = run(claim_id, examples=20)
+def test_verified_in_every_arithmetic_and_every_control_refuted(claim_id, default_result) -> None:
+    r = default_result("O", claim_id)
     assert r.verdict is Verdict.VERIFIED
     assert set(outcomes(r).values()) == {"pass"}
     assert r.controls is not None and len(r.controls) >= 3
@@ -58,7 +60,7 @@ def test_verified_in_every_arithmetic_and_every_control_refuted(claim_id) -> Non
     # every arithmetic tells every control apart (rule C1 leaves its passes standing)
     for c in r.controls:
         told = {e.backend for e in c.evidence if e.outcome in (Outcome.REFUTE, Outcome.FAIL)}
-        assert {"sympy", SEARCH, "mpmath@128", "flint@128", "numpy"} <= told, (c.change, told)
+        assert {"sympy", SEARCH, *sc.SUITE_BACKENDS["O"]} <= told, (c.change, told)
 
 
 @pytest.mark.parametrize("claim_id", CLAIMS)

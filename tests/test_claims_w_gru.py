@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+import suite_checks as sc
 from claim_helpers import outcomes, run
 from hypothesis import given, settings
 
@@ -32,11 +33,13 @@ def _by_backend(result, backend: str):
     return next(e for e in result.evidence if e.backend == backend)
 
 
+@sc.on_paper("W")
 @pytest.mark.parametrize("claim_id", FAMILY)
-def test_expected_verdict_and_every_control_refuted(claim_id) -> None:
-    # 30 examples: the search needs m = 2 with distinct σ(b_r) and an off-diagonal U_h to tell the
-    # cuDNN placement apart (in 8 it may not draw one: then it is INCONCLUSIVE, never a pass)
-    r = run(claim_id, backends=("sympy", "mpmath@128", "flint@128", "numpy"), examples=30)
+def test_expected_verdict_and_every_control_refuted(claim_id, default_result) -> None:
+    # the default run's 30 examples: the search needs m = 2 with distinct σ(b_r) and an
+    # off-diagonal U_h to tell the cuDNN placement apart (in 8 it may not draw one: then it is
+    # INCONCLUSIVE, never a pass)
+    r = default_result("W", claim_id)
     assert r.verdict is EXPECTED[claim_id]
     assert r.controls and all(c.verdict is Verdict.REFUTED for c in r.controls)
     if EXPECTED[claim_id] is Verdict.VERIFIED:

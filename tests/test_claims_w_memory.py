@@ -15,6 +15,7 @@ from typing import Any
 import mpmath
 import numpy as np
 import pytest
+import suite_checks as sc
 from claim_helpers import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,8 +27,6 @@ from recmem.theory import memory as th
 
 F = Fraction
 ARITHMETICS = {"mpmath", "flint", "numpy", "torch"}
-TORCH = ("sympy", "mpmath@128", "flint@128", "numpy", "torch:cpu")
-
 EXPECTED = {
     "W.memory-linear": Verdict.VERIFIED,
     "W.memory-def": Verdict.VERIFIED,
@@ -59,9 +58,10 @@ def _by(result, outcome, kind="numeric"):
             if e.kind == kind and e.outcome is outcome} & ARITHMETICS
 
 
+@sc.on_paper("W")
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
-def test_verdict_and_every_control_told_apart(claim_id):
-    r = run(claim_id, backends=TORCH, examples=30, **SMALL.get(claim_id, {}))
+def test_verdict_and_every_control_told_apart(claim_id, default_result):
+    r = default_result("W", claim_id)
     assert r.verdict is EXPECTED[claim_id]
     assert r.controls is not None and len(r.controls) >= 2
     assert all(c.verdict in (Verdict.REFUTED, Verdict.FAILED) for c in r.controls), [

@@ -11,6 +11,7 @@ import pytest
 import suite_checks as sc
 
 import recmem.checks as rc
+from recmem.checks.report import Report
 from recmem.checks.verdict import Verdict
 
 V, C, R = Verdict.VERIFIED, Verdict.CORROBORATED, Verdict.REFUTED
@@ -41,10 +42,12 @@ EXPECTED = {
 }
 
 
+pytestmark = sc.on_paper("L")
+
+
 @pytest.fixture(scope="module")
-def report() -> rc.verify:
-    return rc.verify(paper="L", backends=["sympy", "mpmath@256", "flint@256", "numpy"],
-                     search_examples=30)
+def report(paper_report) -> Report:
+    return paper_report("L")
 
 
 def test_expected_findings(report) -> None:

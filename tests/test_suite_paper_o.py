@@ -10,6 +10,7 @@ import pytest
 import suite_checks as sc
 
 import recmem.checks as rc
+from recmem.checks.report import Report
 from recmem.checks.verdict import Verdict
 
 # CLAIMS.md's paper-O table, less O.universality: an experiment in torch (no numpy side, and
@@ -34,11 +35,12 @@ EXPECTED = {
 }
 
 
+pytestmark = sc.on_paper("O")
+
+
 @pytest.fixture(scope="module")
-def report() -> rc.verify:
-    ids = [c.id for c in rc.list_claims(paper="O") if c.id != "O.universality"]
-    return rc.verify(ids, backends=["sympy", "mpmath@256", "flint@256", "numpy"],
-                     search_examples=30)
+def report(paper_report) -> Report:
+    return paper_report("O")
 
 
 def test_every_paper_o_claim_has_a_verdict(report) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import suite_checks as sc
 
-import recmem.checks as rc
+from recmem.checks.report import Report
 from recmem.checks.verdict import Outcome, Verdict
 
 # CLAIMS.md's paper-W table
@@ -54,10 +54,12 @@ EXPECTED = {
 NUMERIC = {"mpmath@256", "flint@256", "numpy", "torch:cpu"}
 
 
+pytestmark = sc.on_paper("W")
+
+
 @pytest.fixture(scope="module")
-def report() -> rc.verify:
-    return rc.verify(paper="W", backends=["sympy", "mpmath@256", "flint@256", "numpy", "torch:cpu"],
-                     search_examples=30)
+def report(paper_report) -> Report:
+    return paper_report("W")
 
 
 def test_every_paper_w_claim_has_a_verdict(report) -> None:
@@ -91,3 +93,12 @@ def test_refutations_carry_certified_counterexamples(report) -> None:
 
 def test_corrected_claims_point_at_their_parent(report) -> None:
     sc.assert_corrections_point_at_their_parent(report)
+
+
+def test_the_tests_of_this_run_share_a_worker(request: pytest.FixtureRequest) -> None:
+    """Under pytest-xdist, every test that reads this run carries the paper's group in its node ID
+    (``--dist loadgroup``), so one worker runs them all and makes the run once (tests/conftest.py,
+    ``paper_report``); pytest 9.2 silently lost the grouping (pyproject.toml's test extra)."""
+    if not hasattr(request.config, "workerinput"):
+        pytest.skip("not under pytest-xdist")
+    assert request.node.nodeid.endswith("@paper-W"), request.node.nodeid
