@@ -437,8 +437,7 @@ def verify(claim_ids: Sequence[str] | None = None, *, paper: str | None = None,
     order = (longest_first([c.id for c in claims]) if jobs > 1 or cluster is not None
              else list(range(len(claims))))
     report = Report.start(backends=[str(s) for s in specs], precision=precision, seed=seed,
-                          params=dict(params or {}), controls=controls,
-                          **({} if search_domain else {"search": False}))
+                          params=dict(params or {}), controls=controls, search=search_domain)
     running: dict[int, str] = {}  # handed to a worker, not finished: index → claim ID
 
     def started(k: int) -> None:

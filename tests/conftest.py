@@ -19,7 +19,9 @@ paused (setup, call and teardown; see :func:`pytest_runtest_protocol`).
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
 import mpmath
 import pytest
@@ -113,12 +115,11 @@ def _pause_coverage() -> list:
     return stopped
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
-    """A test marked ``untraced`` (every test outside :data:`TRACED_FILES`) runs with coverage
-    (``--cov``) paused, its fixtures' setup and teardown included. The coverage figure is what
-    the traced tests reach, and the gate (``fail_under``) applies to it."""
-    paused = _pause_coverage() if item.get_closest_marker("untraced") is not None else []
+@contextlib.contextmanager
+def _coverage_paused(pause: bool = True) -> Iterator[None]:
+    """The block runs with every coverage measurement stopped (:func:`_pause_coverage`), each
+    restarted after it; ``pause=False`` leaves them running."""
+    paused = _pause_coverage() if pause else []
     try:
         yield
     finally:
@@ -126,35 +127,29 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
             cov.start()
 
 
-def _untraced(run):
-    """``run()`` with coverage paused: the papers' runs are made by whichever test asks first,
-    and the coverage figure must not depend on the order of the tests."""
-    paused = _pause_coverage()
-    try:
-        return run()
-    finally:
-        for cov in reversed(paused):
-            cov.start()
-
-
-def _paper_of(item: pytest.Item) -> str | None:
-    mark = item.get_closest_marker("xdist_group")
-    name = mark.args[0] if mark is not None and mark.args else ""
-    return name.removeprefix("paper-") if name.startswith("paper-") else None
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """A test marked ``untraced`` (every test outside :data:`TRACED_FILES`) runs with coverage
+    (``--cov``) paused, its fixtures' setup and teardown included. The coverage figure is what
+    the traced tests reach, and the gate (``fail_under``) applies to it."""
+    with _coverage_paused(item.get_closest_marker("untraced") is not None):
+        yield
 
 
 @pytest.fixture(scope="session")
-def paper_report(request: pytest.FixtureRequest):
+def paper_report():
     """``paper_report(KEY)``: paper KEY's default run (:func:`suite_checks.run_paper`), made on
     first use and kept for the session; a test that reads it carries
-    ``suite_checks.on_paper(KEY)``."""
+    ``suite_checks.on_paper(KEY)``. The run is made with coverage paused whichever test asks
+    first, so that the coverage figure does not depend on the order of the tests."""
     import suite_checks
 
     reports: dict = {}
 
     def get(paper: str):
         if paper not in reports:
-            reports[paper] = _untraced(lambda: suite_checks.run_paper(paper))
+            with _coverage_paused():
+                reports[paper] = suite_checks.run_paper(paper)
         return reports[paper]
 
     return get
@@ -163,13 +158,13 @@ def paper_report(request: pytest.FixtureRequest):
 @pytest.fixture(scope="session")
 def default_result(request: pytest.FixtureRequest, paper_report):
     """``default_result(KEY, CLAIM_ID)``: the claim's result in paper KEY's default run. When
-    the session runs a test of the whole paper's run (one that uses ``paper_report``), it is
-    read from that run; otherwise (a claim's test file run alone) the claim runs by itself with
-    the same settings, which gives the same result (every claim's run is independent of the
-    others': that is what makes ``--jobs`` reports a serial run's)."""
+    the session runs a test of the whole paper's run (one that uses ``paper_report`` itself), it
+    is read from that run; otherwise (a claim's test file run alone) the claim runs by itself
+    with the same settings, which gives the same result (every claim's run is independent of
+    the others': that is what makes ``--jobs`` reports a serial run's)."""
     import suite_checks
 
-    whole = {_paper_of(item) for item in request.session.items
+    whole = {suite_checks.paper_of(item) for item in request.session.items
              if "paper_report" in (names := getattr(item, "fixturenames", ()))
              and "default_result" not in names}
     alone: dict = {}
@@ -178,7 +173,8 @@ def default_result(request: pytest.FixtureRequest, paper_report):
         if paper in whole:
             return suite_checks.result_of(paper_report(paper), claim_id)
         if claim_id not in alone:
-            alone[claim_id] = _untraced(lambda: suite_checks.run_paper(paper, [claim_id]))
+            with _coverage_paused():
+                alone[claim_id] = suite_checks.run_paper(paper, [claim_id])
         return suite_checks.result_of(alone[claim_id], claim_id)
 
     return get

@@ -42,6 +42,13 @@ def on_paper(paper: str) -> Any:
     return pytest.mark.xdist_group(f"paper-{paper}")
 
 
+def paper_of(item: pytest.Item) -> str | None:
+    """The paper whose run a test reads (its :func:`on_paper` mark), or None."""
+    mark = item.get_closest_marker("xdist_group")
+    name = str(mark.args[0]) if mark is not None and mark.args else ""
+    return name.removeprefix("paper-") if name.startswith("paper-") else None
+
+
 def result_of(report: Report, claim_id: str) -> ClaimResult:
     """The claim's result in a paper's run."""
     return next(c for c in report.claims if c.id == claim_id)

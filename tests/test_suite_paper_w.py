@@ -51,7 +51,7 @@ EXPECTED = {
     "W.remark-a5.peak-hold.in-class": R, "W.remark-a5.peak-hold.in-class.corrected": V,
     "W.remark-a5.fading-not-decaying": V,
 }
-NUMERIC = {"mpmath@256", "flint@256", "numpy", "torch:cpu"}
+NUMERIC = set(sc.SUITE_BACKENDS["W"]) - {"sympy"}
 
 
 pytestmark = sc.on_paper("W")
