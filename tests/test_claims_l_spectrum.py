@@ -98,6 +98,22 @@ def test_corrected_eigenbasis_holds_on_every_exact_instance(inst) -> None:
     assert _EIG.holds(inst, _EIG.context()).holds is True
 
 
+# a real 2×2 P drawn singular (quarters p₁…p₄) is repaired to P + sI: s = 1, and s = 2 where
+# tr P = −1 (the dev profile drew P = diag(−1, 0), which the repair once left singular)
+@pytest.mark.parametrize(("p", "s"), [((0, 0, 0, 0), 1), ((4, 8, 2, 4), 1), ((-4, 0, 0, 0), 2),
+                                      ((-2, 2, 2, -2), 2)])
+def test_a_singular_drawn_eigenbasis_is_made_invertible(p: tuple[int, ...], s: int) -> None:
+    from recmem.checks.claims.paper_l.eigen import _instance
+
+    inst = _instance((1, 2, False, *p, *([1] * 10)))
+    (a, b), (c, d) = inst["P"]
+    q = [Fraction(v, 4) for v in p]
+    assert q[0] * q[3] - q[1] * q[2] == 0  # drawn singular
+    assert [[a, b], [c, d]] == [[q[0] + s, q[1]], [q[2], q[3] + s]]
+    assert a * d - b * c != 0
+    assert _EIG.holds(inst, _EIG.context()).holds is True
+
+
 def test_exact_probes_agree_with_the_recurrence() -> None:
     for inst in lru_spectrum.PROBES:
         y, y_stmt = lru_spectrum.exact_outputs(lru_spectrum.DIAGONALISED_CORRECTED, inst)

@@ -125,8 +125,10 @@ def _instance(v: tuple[Any, ...]) -> dict[str, Any]:
     else:
         pm = [[p[0] or 1]] if n == 1 else [[p[0], p[1]], [p[2], p[3]]]
         if n == 2 and p[0] * p[3] - p[1] * p[2] == 0:
-            pm = [[p[0] + 1, p[1]], [p[2], p[3] + 1]] if (p[0] + 1) * (p[3] + 1) != p[1] * p[2] \
-                else [[p[0] + 1, p[1]], [p[2], p[3]]]
+            # a singular P made invertible by P + sI: det(P + sI) = s(s + tr P) when det P = 0,
+            # nonzero for s = 1, or s = 2 where tr P = −1
+            s = 1 if p[0] + p[3] != -1 else 2
+            pm = [[p[0] + s, p[1]], [p[2], p[3] + s]]
         lm = list(lam[:n])
     return {"P": pm, "lam": lm, "B": b[:n], "C": c[:n], "D": d, "u": u[:k], "k": k}
 
