@@ -82,13 +82,30 @@ TRACED_FILES = frozenset({
 })
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def module_fixture_group(item: pytest.Item) -> str | None:
+    """The pytest-xdist group of a test that uses a module- or class-scoped fixture (each such
+    fixture here is a run made once for its file's tests: a reproduction, a claim's default
+    run): ``module-FILE``, so that one worker makes it once (``--dist loadgroup``; spread over
+    two workers, each made it: O.universality's 33 s run twice). None for other tests."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for defs in info.name2fixturedefs.values():
+        if any(d.scope in ("module", "class") for d in defs):
+            return f"module-{item.path.name}"
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker, and before pytest-xdist reads
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if is_hypothesis_test(getattr(item, "obj", None)):
             item.add_marker(pytest.mark.property)
         if item.path.name not in TRACED_FILES:
             item.add_marker(pytest.mark.untraced)
+        # the xdist_group marks: a paper's run (suite_checks.on_paper) first, else a file's
+        if item.get_closest_marker("xdist_group") is None and (group := module_fixture_group(item)):
+            item.add_marker(pytest.mark.xdist_group(group))
     if not config.getoption("--long"):
         skip_long = pytest.mark.skip(reason="a long test: run with --long")
         for item in items:

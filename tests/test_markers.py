@@ -106,3 +106,20 @@ def test_an_untraced_test_runs_with_no_coverage_measurement() -> None:
 
     assert Coverage.current() is None
     assert sys.gettrace() is None or "coverage" not in type(sys.gettrace()).__module__
+
+
+@pytest.fixture(scope="module")
+def made_once() -> object:
+    """A module-scoped fixture: what a file's reproduction or claim run is (tests/conftest.py,
+    module_fixture_group)."""
+    return object()
+
+
+def test_the_tests_of_a_module_fixture_share_a_worker(made_once: object,
+                                                      request: pytest.FixtureRequest) -> None:
+    """A test that uses a module-scoped fixture carries its file's xdist group, so under
+    ``--dist loadgroup`` one worker runs the file's such tests and makes the fixture once."""
+    marks = [m.args for m in request.node.iter_markers("xdist_group")]
+    assert marks == [("module-test_markers.py",)]
+    if hasattr(request.config, "workerinput"):
+        assert request.node.nodeid.endswith("@module-test_markers.py"), request.node.nodeid
