@@ -129,3 +129,82 @@ def test_a_nonzero_polynomial_gets_a_point_where_it_is_nonzero(poly: str) -> Non
     values = [int(point.get(str(g.as_expr()), 0)) for g in ring.gens]
     assert diff(*values) != 0, (poly, point)
     assert all(Fraction(v).denominator == 1 and abs(v) <= 2 for v in values)
+
+
+# ---- paths the claims' tests reached before they left TRACED_FILES, forced on exact cases ------------
+def test_a_ball_that_excludes_zero_refutes_with_the_instance_and_its_enclosure() -> None:
+    """flint at 64 bits: lhs = 1, rhs = 1 + 2⁻¹⁰, both exact. The ball of lhs − rhs excludes 0
+    at once: a certified refutation whose counterexample is the instance with the enclosure."""
+    def off_by_2_to_minus_10(b: object) -> tuple[object, object]:
+        one = flint.acb(1)
+        return flint.acb_mat([[one]]), flint.acb_mat([[one + flint.acb(2) ** -10]])
+
+    backend = make_backend(BackendSpec("flint", bits=64))
+    ev = numeric.identity_check("1 = 1 + 2⁻¹⁰", backend, off_by_2_to_minus_10,
+                                instance={"x": "1"}, kappa=mpmath.mpf(1), n=1)
+    assert ev.outcome is Outcome.REFUTE and ev.precision_bits == 64
+    assert ev.certified_by == "ball arithmetic: the enclosure of lhs − rhs excludes 0"
+    assert ev.enclosure is not None and ev.enclosure.startswith("lhs − rhs ∋ 0: False")
+    assert ev.counterexample == {"x": "1", "enclosure": ev.enclosure}
+
+
+@pytest.mark.parametrize(("rhs", "outcome"), [(0.5, Outcome.PASS), (0.625, Outcome.FAIL)])
+def test_a_float_check_judges_the_residual_and_never_escalates(rhs: float,
+                                                               outcome: Outcome) -> None:
+    """numpy (float64): 1/2 = 1/2 passes with residual 0.0; 1/2 = 5/8 (residual 1/5, exactly
+    representable inputs) fails, and only mpmath failures are recomputed in balls, so this one
+    stays an uncertified FAIL with no counterexample."""
+    import numpy as np
+
+    backend = make_backend(BackendSpec("numpy"))
+    ev = numeric.identity_check("1/2 = rhs", backend,
+                                lambda b: (np.array([[0.5]]), np.array([[rhs]])),
+                                instance={"rhs": str(rhs)}, kappa=mpmath.mpf(1), n=1)
+    assert ev.outcome is outcome and ev.certified_by is None and ev.counterexample is None
+    assert ev.residual == ("0.0" if outcome is Outcome.PASS else "0.2")
+
+
+def test_a_wide_matrix_has_a_certified_infinite_kappa_and_no_finite_fro_over_smin() -> None:
+    """[[1, 1]] (1 × 2): σ_min of its 2 columns is 0 exactly, so κ₂ = ∞ is certified and
+    ‖A‖_F/σ_min is ∞; the roots of unity N = 4 (AᴴA = 4I: σ = 2, ‖A‖_F = 4) give exactly 2."""
+    from recmem.numerics.certified import exact_matrix_builder, sigma_bracket, vandermonde_builder
+    from recmem.numerics.exact import QQi
+    from recmem.numerics.nodes import roots
+
+    wide = sigma_bracket(exact_matrix_builder([[QQi(Fraction(1)), QQi(Fraction(1))]]),
+                         start_bits=64)
+    assert wide.certified and wide.fro_over_smin() == mpmath.inf
+    assert wide.kappa.infinite and str(wide.kappa) == "∞ (certified: rank ≤ rows < columns)"
+    square = sigma_bracket(vandermonde_builder(roots(4), 4), start_bits=64)
+    ratio = square.fro_over_smin()
+    assert square.certified and 2 <= ratio <= 2 * (1 + mpmath.mpf(2) ** -50)
+
+
+def test_an_enclosure_at_a_new_precision_makes_its_context_and_brackets_the_exact_value() -> None:
+    """enclose() at a precision not seen before (its interval context made afresh): the ends of
+    (1/3)² bracket 1/9 exactly, at about the requested 80 bits + 64."""
+    from recmem.numerics import certified
+
+    certified._interval_context.cache_clear()
+    lo, hi = certified.enclose(lambda x: x * x, Fraction(1, 3), bits=80)
+    assert certified.mpf_to_fraction(lo) <= Fraction(1, 9) <= certified.mpf_to_fraction(hi)
+    assert hi - lo <= mpmath.mpf(2) ** -140
+    assert certified._interval_context.cache_info().misses == 1
+
+
+def test_a_residual_that_is_not_a_number_is_left_out_of_rule_c2() -> None:
+    """Rule C2 compares residuals as numbers; a residual text that is not one (here "n/a") cannot
+    be compared, so the passing check stands and only rule C1 could have changed it."""
+    from recmem.checks.verdict import apply_controls
+
+    def ev(outcome: Outcome, residual: str) -> Evidence:
+        return Evidence(check="c", kind="numeric", backend="numpy", outcome=outcome,
+                        residual=residual, tolerance="0.1")
+
+    control = ControlRun("near", "s'", Verdict.REFUTED, [ev(Outcome.FAIL, "n/a")], None)
+    (kept,) = apply_controls([ev(Outcome.PASS, "0.01")], [control])
+    assert kept.outcome is Outcome.PASS
+    # the same control with a numeric residual within the tolerance: C2 makes it INCONCLUSIVE
+    close = ControlRun("near", "s'", Verdict.REFUTED, [ev(Outcome.FAIL, "0.05")], None)
+    (judged,) = apply_controls([ev(Outcome.PASS, "0.01")], [close])
+    assert judged.outcome is Outcome.INCONCLUSIVE and "cannot separate" in judged.message
