@@ -11,6 +11,23 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Paper W's claims that take about a tenth of a second each (measured by `recmem verify --paper
+# W --json`), run first by the tests that stop a run after its first claims: the interrupt is
+# what they test, and it comes after seconds, not after W's memory claims (5 s each)
+QUICK_W = ("W.theorem.rnn-step.def31", "W.rnn-decaying.app-i1", "W.remark-a5.peak-hold",
+           "W.theorem.step-30", "W.remark-a5.fading-not-decaying", "W.perturbation.lemma-a6",
+           "W.theorem.step-30.corrected", "W.lyapunov-local")
+
+
+def w_claims_quick_first() -> list[str]:
+    """Paper W's claims, :data:`QUICK_W` first, without the slowest ones (``COST_HINT_S``), which
+    a parallel run would start first: a run that tests stop after a few claims."""
+    from recmem.checks import runner
+
+    rest = [c.id for c in runner.registry.select(paper="W")
+            if c.id not in runner.COST_HINT_S and c.id not in QUICK_W]
+    return [*QUICK_W, *rest]
+
 
 def run_cli(*args: str, cwd: Path | None = None,
             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

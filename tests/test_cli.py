@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import one_error_line, run_cli
+from cli_helpers import one_error_line, run_cli, run_main
 from rich.cells import cell_len
 
 from recmem.checks.cli import main
@@ -30,7 +30,15 @@ from recmem.checks.cli import main
     ["fuzz", "O.nope"],
     ["bogus"],
 ])
-def test_bad_usage_exits_2_with_one_line_and_no_traceback(args: list[str]) -> None:
+def test_bad_usage_exits_2_with_one_line_and_no_traceback(capsys: pytest.CaptureFixture[str],
+                                                          args: list[str]) -> None:
+    one_error_line(run_main(capsys, *args))
+
+
+@pytest.mark.parametrize("args", [["verify", "O.nope"], ["bogus"]])
+def test_bad_usage_through_the_installed_entry_point(args: list[str]) -> None:
+    """The same contract from a fresh interpreter (``python -m recmem.checks``): the cases above
+    run in this process, where nothing but ``main`` differs."""
     one_error_line(run_cli(*args))
 
 

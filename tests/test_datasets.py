@@ -129,16 +129,17 @@ def test_malformed_files_raise_one_line_value_errors(tmp_path: Path,
         assert str(path) in message or path.name in message, name
 
 
-def test_cli_rejects_malformed_data_with_exit_2(tmp_path: Path,
+def test_cli_rejects_malformed_data_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                 digits: tuple[np.ndarray, np.ndarray]) -> None:
     """Through the command: exit 2, one line on stderr, no traceback, nothing run."""
-    from cli_helpers import one_error_line, run_cli
+    from cli_helpers import one_error_line, run_main
 
     cases = _malformed(tmp_path, *digits)
     for name in ("bad magic", "truncated data", "label count"):
         path, pattern = cases[name]
         out = tmp_path / f"out-{name.replace(' ', '-')}"
-        proc = run_cli("reproduce", "O-mnist", "--data", str(path), "--out", str(out), "--quiet")
+        proc = run_main(capsys, "reproduce", "O-mnist", "--data", str(path), "--out", str(out),
+                        "--quiet")
         line = one_error_line(proc)
         assert str(path) in line and re.search(pattern, line), line
         assert not (out / "summary.json").exists()

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_helpers import run_cli
+from cli_helpers import run_main
 from demo_paper import install_demo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,16 +150,17 @@ def test_documented_command_line_exists(doc: str, command: str, tmp_path: Path,
     assert not unknown, f"{doc}: `{command}` names unregistered claims {unknown}"
 
 
-def test_every_documented_subcommand_has_help_and_the_cheap_ones_run() -> None:
+def test_every_documented_subcommand_has_help_and_the_cheap_ones_run(
+        capsys: pytest.CaptureFixture[str]) -> None:
     documented = {c.split()[1] for _, c in _command_lines()
                   if not c.split()[1].startswith("-") and c.split()[1] != "COMMAND"}
     assert documented == set(_subcommands()), (
         f"subcommands never shown in the docs: {sorted(set(_subcommands()) - documented)}")
     for sub in sorted(documented):
-        out = run_cli(sub, "--help")
+        out = run_main(capsys, sub, "--help")
         assert out.returncode == 0 and "usage: recmem" in out.stdout, (sub, out.stderr)
-    assert run_cli("list").returncode == 0
-    listed = run_cli("reproduce", "--list")
+    assert run_main(capsys, "list").returncode == 0
+    listed = run_main(capsys, "reproduce", "--list")
     assert listed.returncode == 0, listed.stderr
 
 

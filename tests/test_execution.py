@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import interrupt_verify, one_error_line, run_cli
+from cli_helpers import interrupt_verify, one_error_line, run_cli, w_claims_quick_first
 
 from recmem.checks import execution, runner
 from recmem.checks.execution import (
@@ -321,7 +321,7 @@ def test_bad_jobs_or_an_unreachable_cluster_exit_2_before_any_work(tmp_path: Pat
 def test_ctrl_c_stops_a_parallel_verify_with_130_and_the_finished_claims(tmp_path: Path) -> None:
     rep = tmp_path / "r.json"
     # paper W but its slowest claims, which a parallel run starts first (longest first)
-    order = [c.id for c in runner.registry.select(paper="W") if c.id not in runner.COST_HINT_S]
+    order = w_claims_quick_first()
     proc, err, seconds = interrupt_verify([*order, "--jobs", "2", "--quiet"], rep,
                                           tmp_path / "home", after_claims=2)
     assert proc.returncode == 130, err

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import psutil
 import pytest
-from cli_helpers import one_error_line, run_cli, run_main
+from cli_helpers import one_error_line, run_cli, run_main, w_claims_quick_first
 
 from recmem.checks import execution, interrupt, runner
 from recmem.checks.execution import (
@@ -224,7 +224,7 @@ def test_sigterm_stops_verify_like_ctrl_c_with_its_exports(tmp_path: Path, jobs:
     # paper W but its slowest claims (which a parallel run would start first); with --jobs 2
     # the whole process group gets SIGTERM (as from `timeout` or a scheduler): the workers die
     # of it too, which is no claim's fault
-    ids = [c.id for c in runner.registry.select(paper="W") if c.id not in runner.COST_HINT_S]
+    ids = w_claims_quick_first()
     code, err = _terminate_after(["verify", *ids, "--jobs", jobs, "--quiet", "--json",
                                   str(rep), "--markdown", str(md)], rep, tmp_path / "home", 1,
                                  group=jobs != "1")

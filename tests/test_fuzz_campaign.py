@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_helpers import one_error_line, run_cli
+from cli_helpers import one_error_line, run_cli, run_main
 
 from recmem.checks.campaign import FuzzJob, fuzz_claim, stored_instances
 from recmem.checks.registry import get
@@ -129,8 +129,9 @@ def test_jobs_2_gives_the_serial_report(tmp_path: Path) -> None:
     ["O.det", "--param", "nope=1"],
     ["--paper", "Q"],
 ])
-def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path, args: list[str]) -> None:
-    one_error_line(run_cli("fuzz", *args, env={"RECMEM_HOME": str(tmp_path / "h")}))
+def test_bad_usage_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                          args: list[str]) -> None:
+    one_error_line(run_main(capsys, "fuzz", *args))
 
 
 def test_stored_instances_are_keyed_by_the_statement(tmp_path: Path,
@@ -255,8 +256,9 @@ def test_a_claim_with_no_screen_is_judged_exactly_under_backend(tmp_path: Path) 
 
 @pytest.mark.parametrize("args", [["--backend", "sympy"], ["--backend", "numpy:int8"],
                                   ["--shards", "0"], ["--backend", "flint@1"]])
-def test_bad_screens_and_shards_exit_2_with_one_line(args: list[str]) -> None:
-    one_error_line(run_cli("fuzz", "O.det", *args))
+def test_bad_screens_and_shards_exit_2_with_one_line(capsys: pytest.CaptureFixture[str],
+                                                     args: list[str]) -> None:
+    one_error_line(run_main(capsys, "fuzz", "O.det", *args))
 
 
 def test_every_claim_has_a_strategy() -> None:

@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from cli_helpers import interrupt_verify, one_error_line, run_cli
+from cli_helpers import interrupt_verify, one_error_line, run_cli, run_main, w_claims_quick_first
 from rich.console import Console
 
 from recmem.checks import fuzz, store
@@ -133,8 +133,9 @@ def test_an_interrupt_swallowed_by_a_gc_callback_still_stops_the_run() -> None:
 def test_ctrl_c_stops_verify_with_130_and_a_valid_partial_report(
         tmp_path: Path, claims_before_interrupt: int) -> None:
     rep, md = tmp_path / "r.json", tmp_path / "r.md"
-    proc, err, seconds = interrupt_verify(["--paper", "W", "--markdown", str(md), "--quiet"], rep,
-                                          tmp_path / "home", claims_before_interrupt)
+    proc, err, seconds = interrupt_verify([*w_claims_quick_first(), "--markdown", str(md),
+                                           "--quiet"], rep, tmp_path / "home",
+                                          claims_before_interrupt)
     assert proc.returncode == 130, err
     assert seconds < 30, "the interrupt did not stop the run promptly"
     assert "Traceback" not in err and "Exception ignored" not in err
@@ -149,12 +150,13 @@ def test_ctrl_c_stops_verify_with_130_and_a_valid_partial_report(
 
 
 @pytest.mark.parametrize("option", ["--json", "--markdown"])
-def test_an_unwritable_output_path_is_refused_before_any_work(tmp_path: Path, option: str) -> None:
+def test_an_unwritable_output_path_is_refused_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        option: str) -> None:
     home = tmp_path / "home"
+    monkeypatch.setenv("RECMEM_HOME", str(home))
     for target in (tmp_path, UNWRITABLE_FOLDER / "report.out"):
-        out = run_cli("verify", "--paper", "W", option, str(target),
-                      env={"RECMEM_HOME": str(home)})
-        line = one_error_line(out)
+        line = one_error_line(run_main(capsys, "verify", "--paper", "W", option, str(target)))
         assert option in line and str(target) in line
         assert not home.exists(), "work started before the output path was checked"
     assert list(tmp_path.iterdir()) == []
@@ -169,9 +171,10 @@ def test_a_read_only_output_file_is_refused(tmp_path: Path) -> None:
         check_output_path(target, "--json")
 
 
-def test_other_commands_check_their_output_paths_too(tmp_path: Path) -> None:
-    one_error_line(run_cli("list", "--json", str(tmp_path)))
-    one_error_line(run_cli("fuzz", "O.det", "--json", str(tmp_path)))
+def test_other_commands_check_their_output_paths_too(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    one_error_line(run_main(capsys, "list", "--json", str(tmp_path)))
+    one_error_line(run_main(capsys, "fuzz", "O.det", "--json", str(tmp_path)))
 
 
 def test_write_atomic_leaves_no_temp_file_and_uses_the_umask(tmp_path: Path,
@@ -207,9 +210,12 @@ def test_write_atomic_leaves_no_temp_file_and_uses_the_umask(tmp_path: Path,
     ["verify", "O.sparse", "--param", "ks=0"],
     ["verify", "O.block", "--param", "R=1"],
 ])
-def test_bad_input_exits_2_before_any_work(tmp_path: Path, args: list[str]) -> None:
+def test_bad_input_exits_2_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str],
+                                          args: list[str]) -> None:
     home = tmp_path / "home"
-    one_error_line(run_cli(*args, env={"RECMEM_HOME": str(home)}))
+    monkeypatch.setenv("RECMEM_HOME", str(home))
+    one_error_line(run_main(capsys, *args))
     assert not home.exists()
 
 
