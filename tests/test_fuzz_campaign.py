@@ -4,6 +4,7 @@ counted examples, replay of stored counterexamples, controls, budgets, determini
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,13 +14,29 @@ from recmem.checks.campaign import FuzzJob, fuzz_claim, stored_instances
 from recmem.checks.registry import get
 
 FAST = ["O.det", "O.relaxation", "O.timestamp"]
+# a `recmem fuzz` run: ARGS → (exit status, JSON report, output)
+Campaign = Callable[..., tuple[int, dict, str]]
 
 
 def fuzz(tmp_path: Path, *args: str, home: str = "home") -> tuple[int, dict, str]:
+    """``recmem fuzz ARGS`` in a fresh interpreter: (exit status, JSON report, output)."""
     rep = tmp_path / "r.json"
     out = run_cli("fuzz", *args, "--json", str(rep), "--quiet",
                   env={"RECMEM_HOME": str(tmp_path / home)})
     return out.returncode, json.loads(rep.read_text()), out.stdout + out.stderr
+
+
+@pytest.fixture
+def campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+             monkeypatch: pytest.MonkeyPatch) -> Campaign:
+    """:func:`fuzz` run by recmem's ``main`` in this process (no interpreter to start: the
+    command is the same; ``--jobs 2`` still spawns its workers)."""
+    def run(*args: str, home: str = "home") -> tuple[int, dict, str]:
+        rep = tmp_path / "r.json"
+        monkeypatch.setenv("RECMEM_HOME", str(tmp_path / home))
+        out = run_main(capsys, "fuzz", *args, "--json", str(rep), "--quiet")
+        return out.returncode, json.loads(rep.read_text()), out.stdout + out.stderr
+    return run
 
 
 def without_times(report: dict) -> list[dict]:
@@ -32,8 +49,8 @@ def by_id(report: dict) -> dict[str, dict]:
     return {c["id"]: c for c in report["claims"]}
 
 
-def test_a_campaign_over_several_claims_reports_each(tmp_path: Path) -> None:
-    code, rep, text = fuzz(tmp_path, *FAST, "--max-examples", "80")
+def test_a_campaign_over_several_claims_reports_each(campaign: Campaign) -> None:
+    code, rep, text = campaign(*FAST, "--max-examples", "80")
     assert code == 1 and rep["complete"] is True
     claims = by_id(rep)
     assert list(claims) == FAST  # in the order selected, whatever finished first
@@ -57,20 +74,20 @@ def test_the_same_seed_gives_the_same_report(tmp_path: Path) -> None:
 
 
 def test_a_stored_counterexample_is_replayed_first_and_replay_runs_only_them(
-        tmp_path: Path) -> None:
-    fuzz(tmp_path, "O.relaxation", "--max-examples", "50")
-    code, rep, _ = fuzz(tmp_path, "O.relaxation", "--replay")
+        campaign: Campaign) -> None:
+    campaign("O.relaxation", "--max-examples", "50")
+    code, rep, _ = campaign("O.relaxation", "--replay")
     c = by_id(rep)["O.relaxation"]
     assert code == 1 and c["replayed"] == 1 and c["examples"] == 0 and c["status"] == "refuted"
     assert c["counterexamples"][0]["found_by"].startswith("replay")
     # a claim with nothing stored: replay judges nothing and finds nothing
-    code, rep, _ = fuzz(tmp_path, "O.det", "--replay")
+    code, rep, _ = campaign("O.det", "--replay")
     assert code == 0 and by_id(rep)["O.det"]["replayed"] == 0
 
 
-def test_every_control_is_refuted_with_examples_to_first(tmp_path: Path) -> None:
-    code, rep, _ = fuzz(tmp_path, "O.det", "O.timestamp.corrected", "--max-examples", "60",
-                        "--controls")
+def test_every_control_is_refuted_with_examples_to_first(campaign: Campaign) -> None:
+    code, rep, _ = campaign("O.det", "O.timestamp.corrected", "--max-examples", "60",
+                            "--controls")
     for c in rep["claims"]:
         assert c["controls"], c["id"]
         for ctl in c["controls"]:
@@ -112,9 +129,9 @@ def test_a_search_that_judged_nothing_in_its_time_has_not_survived() -> None:
     assert camp.status == "undecided" and exit_status([camp]) == EXIT_NOT_OK
 
 
-def test_jobs_2_gives_the_serial_report(tmp_path: Path) -> None:
-    a = fuzz(tmp_path, *FAST, "--max-examples", "30", home="s")[1]
-    b = fuzz(tmp_path, *FAST, "--max-examples", "30", "--jobs", "2", home="p")[1]
+def test_jobs_2_gives_the_serial_report(campaign: Campaign) -> None:
+    a = campaign(*FAST, "--max-examples", "30", home="s")[1]
+    b = campaign(*FAST, "--max-examples", "30", "--jobs", "2", home="p")[1]
     assert without_times(a) == without_times(b)
 
 
@@ -182,7 +199,7 @@ def test_ctrl_c_stops_a_campaign_with_130_and_keeps_the_finished_claims(tmp_path
 
     rep = tmp_path / "r.json"
     proc = subprocess.Popen([sys.executable, "-m", "recmem.checks", "fuzz", "--paper", "O",
-                             "--max-examples", "2000", "--json", str(rep), "--quiet"],
+                             "--max-examples", "300", "--json", str(rep), "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "RECMEM_HOME": str(tmp_path / "home")})
     deadline = time.monotonic() + 120
@@ -204,10 +221,10 @@ def test_ctrl_c_stops_a_campaign_with_130_and_keeps_the_finished_claims(tmp_path
 # ---- shards, the screen tier, targeting ------------------------------------------------------
 
 
-def test_shards_split_the_budget_and_jobs_do_not_change_the_report(tmp_path: Path) -> None:
+def test_shards_split_the_budget_and_jobs_do_not_change_the_report(campaign: Campaign) -> None:
     args = ("O.det", "O.relaxation", "--max-examples", "40", "--shards", "3", "--controls")
-    a = fuzz(tmp_path, *args, home="a")[1]
-    b = fuzz(tmp_path, *args, "--jobs", "2", home="b")[1]
+    a = campaign(*args, home="a")[1]
+    b = campaign(*args, "--jobs", "2", home="b")[1]
     assert without_times(a) == without_times(b)
     claims = by_id(a)
     assert claims["O.det"]["examples"] == 40 and claims["O.det"]["shards"] == 3
@@ -232,11 +249,11 @@ def test_merged_controls_count_the_examples_of_earlier_shards() -> None:
 
 
 def test_the_screen_tier_only_proposes_and_its_cleared_candidates_are_dissolved(
-        tmp_path: Path) -> None:
+        campaign: Campaign) -> None:
     # at 24 bits the product over coincident nodes is an indeterminate ball: such instances are
     # candidates, and the exact judge clears every one (the statement is true)
-    _, rep, text = fuzz(tmp_path, "O.det", "--backend", "flint@24", "--max-examples", "200",
-                        "--controls")
+    _, rep, text = campaign("O.det", "--backend", "flint@24", "--max-examples", "200",
+                            "--controls")
     c = by_id(rep)["O.det"]
     assert c["status"] == "survived" and c["screen"] == "flint@24"
     assert c["examples"] == 200 and c["dissolved"] > 0
@@ -244,12 +261,12 @@ def test_the_screen_tier_only_proposes_and_its_cleared_candidates_are_dissolved(
     assert "dissolved" in text  # a column of the printed table
     assert c["max_ratio"] is not None and c["max_ratio"] <= 1
     assert all(x["refuted"] for x in c["controls"])  # the controls' violations are confirmed
-    _, plain, _ = fuzz(tmp_path, "O.det", "--max-examples", "200", home="exact")
+    _, plain, _ = campaign("O.det", "--max-examples", "200", home="exact")
     assert by_id(plain)["O.det"]["screened"] == 0 and by_id(plain)["O.det"]["screen"] is None
 
 
-def test_a_claim_with_no_screen_is_judged_exactly_under_backend(tmp_path: Path) -> None:
-    _, rep, _ = fuzz(tmp_path, "O.relaxation", "--backend", "numpy", "--max-examples", "50")
+def test_a_claim_with_no_screen_is_judged_exactly_under_backend(campaign: Campaign) -> None:
+    _, rep, _ = campaign("O.relaxation", "--backend", "numpy", "--max-examples", "50")
     c = by_id(rep)["O.relaxation"]
     assert c["screen"] is None and c["status"] == "refuted" and c["counterexamples"]
 
