@@ -194,12 +194,13 @@ def test_the_list_names_every_experiment_with_its_settings(
     assert "epochs=12" in r.stdout and "epochs=40" in r.stdout
 
 
-def test_an_interrupted_run_continues_from_its_checkpoint(fake: dict[str, str],
-                                                          tmp_path: Path) -> None:
+def test_an_interrupted_run_continues_from_its_checkpoint(fake: dict[str, str], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
     """Kill it mid-training (Ctrl-C), run the same command again: it resumes from the last
-    checkpoint and ends with the numbers of a run that was never interrupted."""
+    checkpoint and ends with the numbers of a run that was never interrupted. (Only the run
+    that is interrupted needs a process of its own.)"""
     whole = tmp_path / "whole"
-    assert run_cli("reproduce", "T-fake", "--out", str(whole), env=fake).returncode == 0
+    assert run_main(capsys, "reproduce", "T-fake", "--out", str(whole), "--quiet").returncode == 0
     out = tmp_path / "cut"
     proc = subprocess.Popen([sys.executable, "-m", "recmem.checks", "reproduce", "T-fake",
                              "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -212,7 +213,7 @@ def test_an_interrupted_run_continues_from_its_checkpoint(fake: dict[str, str],
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "run the same command again" in err
     assert _summary(out)["complete"] is False
-    r = run_cli("reproduce", "T-fake", "--out", str(out), env=fake)
+    r = run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--quiet")
     assert r.returncode == 0, r.stderr
     s, w = _summary(out), _summary(whole)
     assert s["complete"] is True and s["measured"]["resumed_at"] > 0  # type: ignore[index]
@@ -307,12 +308,12 @@ def test_fresh_removes_the_earlier_runs_files_and_only_those(
 
 
 def test_a_kill_during_a_figure_write_leaves_no_temp_file_after_the_resumed_run(
-        fake: dict[str, str], tmp_path: Path) -> None:
+        fake: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     killed = run_cli("reproduce", "T-fake", "--out", str(out), env={**fake, "FAKE_KILL_FIGURE": "1"})
     assert killed.returncode == -9
     assert [p.name for p in out.glob(".loss.png.*")], "the kill left no temporary file to clean"
-    r = run_cli("reproduce", "T-fake", "--out", str(out), "--quiet", env=fake)
+    r = run_main(capsys, "reproduce", "T-fake", "--out", str(out), "--quiet")
     assert r.returncode == 0, r.stderr
     assert [p for p in out.rglob(".*")] == []
 
