@@ -85,9 +85,11 @@ def test_two_concurrent_verify_runs_keep_both(tmp_path: Path) -> None:
     assert shown.returncode == 0 and "1 stored run" in shown.stdout
 
 
-def test_an_unwritable_home_is_reported_once_and_the_run_goes_on(tmp_path: Path) -> None:
-    out = run_cli("verify", "O.unroll", "O.vandermonde-form", "--backend", "numpy",
-                  "--no-controls", "--quiet", env={"RECMEM_HOME": str(UNWRITABLE_FOLDER / "rh")})
+def test_an_unwritable_home_is_reported_once_and_the_run_goes_on(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("RECMEM_HOME", str(UNWRITABLE_FOLDER / "rh"))
+    out = run_main(capsys, "verify", "O.unroll", "O.vandermonde-form", "--backend", "numpy",
+                   "--no-controls", "--quiet")
     assert out.returncode == 0, out.stderr
     warnings = [ln for ln in out.stderr.splitlines() if "warning" in ln]
     assert len(warnings) == 1 and "RECMEM_HOME" in warnings[0], out.stderr

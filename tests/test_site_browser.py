@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser import browser_or_skip, check_links, close_browser, open_page, screenshot
-from cli_helpers import run_cli
 
 if TYPE_CHECKING:  # playwright may be missing: the module then skips (browser_or_skip)
     from playwright.sync_api import Browser
@@ -69,13 +68,14 @@ def _paper(claim_id: str) -> str:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     """One stored run of :data:`CLAIMS` in a fresh ``RECMEM_HOME`` and its site."""
+    from recmem.checks.cli import main
+
     tmp = tmp_path_factory.mktemp("site")
-    env = {"RECMEM_HOME": str(tmp / "home")}
     report = tmp / "R.json"
-    run = run_cli("verify", "--quiet", "--json", str(report), *CLAIMS, env=env)
-    assert run.returncode in (0, 1), run.stdout[-2000:] + run.stderr[-2000:]  # 1: some REFUTED
-    built = run_cli("report", "--html", str(tmp / "site"), env=env)
-    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    with pytest.MonkeyPatch.context() as mp:  # the commands, in this process
+        mp.setenv("RECMEM_HOME", str(tmp / "home"))
+        assert main(["verify", "--quiet", "--json", str(report), *CLAIMS]) in (0, 1)  # 1: REFUTED
+        assert main(["report", "--html", str(tmp / "site")]) == 0
     data = json.loads(report.read_text(encoding="utf-8"))
     assert {c["id"] for c in data["claims"]} == set(CLAIMS)
     # the run must exercise both kinds of page the tests look at
