@@ -330,4 +330,4 @@ def test_ctrl_c_stops_a_parallel_verify_with_130_and_the_finished_claims(tmp_pat
     data = json.loads(rep.read_text())
     assert data["complete"] is False and data["interrupted"]["at"]
     ids = [c["id"] for c in data["claims"]]
-    assert len(ids) >= 2 and ids == [i for i in order if i in ids]  # registry order
+    assert len(ids) >= 2 and ids == [i for i in order if i in ids]  # the order requested

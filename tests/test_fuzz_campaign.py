@@ -14,27 +14,24 @@ from recmem.checks.campaign import FuzzJob, fuzz_claim, stored_instances
 from recmem.checks.registry import get
 
 FAST = ["O.det", "O.relaxation", "O.timestamp"]
-# a `recmem fuzz` run: ARGS → (exit status, JSON report, output)
+# a `recmem fuzz` run: ARGS [, home=…, fresh=…] → (exit status, JSON report, output)
 Campaign = Callable[..., tuple[int, dict, str]]
-
-
-def fuzz(tmp_path: Path, *args: str, home: str = "home") -> tuple[int, dict, str]:
-    """``recmem fuzz ARGS`` in a fresh interpreter: (exit status, JSON report, output)."""
-    rep = tmp_path / "r.json"
-    out = run_cli("fuzz", *args, "--json", str(rep), "--quiet",
-                  env={"RECMEM_HOME": str(tmp_path / home)})
-    return out.returncode, json.loads(rep.read_text()), out.stdout + out.stderr
 
 
 @pytest.fixture
 def campaign(tmp_path: Path, capsys: pytest.CaptureFixture[str],
              monkeypatch: pytest.MonkeyPatch) -> Campaign:
-    """:func:`fuzz` run by recmem's ``main`` in this process (no interpreter to start: the
-    command is the same; ``--jobs 2`` still spawns its workers)."""
-    def run(*args: str, home: str = "home") -> tuple[int, dict, str]:
+    """``recmem fuzz ARGS --json … --quiet`` with ``RECMEM_HOME`` = ``tmp_path/home``: by recmem's
+    ``main`` in this process (no interpreter to start; ``--jobs 2`` still spawns its workers), or
+    with ``fresh=True`` in a fresh interpreter, where what is tested is two separate processes."""
+    def run(*args: str, home: str = "home", fresh: bool = False) -> tuple[int, dict, str]:
         rep = tmp_path / "r.json"
-        monkeypatch.setenv("RECMEM_HOME", str(tmp_path / home))
-        out = run_main(capsys, "fuzz", *args, "--json", str(rep), "--quiet")
+        argv = ("fuzz", *args, "--json", str(rep), "--quiet")
+        if fresh:
+            out = run_cli(*argv, env={"RECMEM_HOME": str(tmp_path / home)})
+        else:
+            monkeypatch.setenv("RECMEM_HOME", str(tmp_path / home))
+            out = run_main(capsys, *argv)
         return out.returncode, json.loads(rep.read_text()), out.stdout + out.stderr
     return run
 
@@ -67,9 +64,9 @@ def test_a_campaign_over_several_claims_reports_each(campaign: Campaign) -> None
                           "dissolved", "max_ratio", "status", "controls"}
 
 
-def test_the_same_seed_gives_the_same_report(tmp_path: Path) -> None:
-    a = fuzz(tmp_path, *FAST, "--max-examples", "40", "--seed", "7", home="h1")[1]
-    b = fuzz(tmp_path, *FAST, "--max-examples", "40", "--seed", "7", home="h2")[1]
+def test_the_same_seed_gives_the_same_report(campaign: Campaign) -> None:
+    a = campaign(*FAST, "--max-examples", "40", "--seed", "7", home="h1", fresh=True)[1]
+    b = campaign(*FAST, "--max-examples", "40", "--seed", "7", home="h2", fresh=True)[1]
     assert without_times(a) == without_times(b)
 
 
