@@ -711,6 +711,13 @@ def _empty_y(p: _Problem, c: torch.Tensor, real: bool) -> torch.Tensor:
     return torch.empty(p.batch, p.length, c.shape[0], dtype=rdtype if real else p.cdtype, device=p.device)
 
 
+# Where the fused kernel's few launches beat ``sum`` and ``fft`` on CUDA (measured on an H200,
+# choose_route's docstring): total steps B·L, and for the final state also L.
+_FUSED_FINAL_MAX_LENGTH = 4096
+_FUSED_FINAL_MAX_STEPS = 40960
+_FUSED_READOUT_MAX_STEPS = 16384
+
+
 def choose_route(what: str, batch: int, length: int, n: int, device: Any = "cpu", *,
                  inputs: int | None = None) -> str:
     """The fastest route for computing ``what`` ∈ {"states", "final", "readout"} at this shape.
@@ -736,14 +743,27 @@ def choose_route(what: str, batch: int, length: int, n: int, device: Any = "cpu"
     route at every measured shape (B = 10 … 1000, L = 1024 … 65536: 12–700× the loop). Where the
     fused Triton kernel is available (``recurrence_kernels.available``) it makes the states and a
     dense readout's states: three kernel launches in all, against one launch per step (or per
-    chunk step) of the torch routes, which reached only 0.3–1.5 % of the memory bandwidth on the
-    H100 (launch-bound). Its own speed on a GPU is not yet measured (see recurrence_kernels).
+    chunk step) of the torch routes. On one H200 (torch 2.11, Triton 3.6, N = 256, factored input)
+    it was the best states route at every measured shape (B·L ≤ 10^6: 0.5–4.4 ms, 4.8–700× the
+    loop), and at the smallest shapes, where every route costs about a millisecond of launches, also
+    the best final state (B·L ≤ 40960 with L ≤ 4096: 0.7–0.8 ms against ``sum``'s 0.8–0.9 ms) and
+    the best readout (B·L ≤ 16384: 0.8–0.9 ms against ``fft``'s 1.2 ms; at B·L = 40960 ``fft`` took
+    1.6 ms against 2.0 ms); beyond, ``sum`` and ``fft`` win, by up to 24× and 70× at B = 1000,
+    L = 65536. A dense final state stays with ``sum`` (not measured against the kernel). These
+    times are from the kernel's untuned start (8 programs per SM); with the tuned 16
+    (``recurrence_kernels.PROGRAMS_PER_SM``) the chunking of these cells is the same except at B = 10,
+    L = 4096 (53 chunks instead of 27; the tuning sweep's states time there: 0.64 against 0.67 ms).
     """
     if what not in ROUTES:
         raise ValueError(f"what must be one of {sorted(ROUTES)}, got {what!r}")
     dev = torch.device(device) if not isinstance(device, torch.device) else device
     fused = dev.type == "cuda" and recurrence_kernels.available(dev)
     if fused and (what == "states" or (what == "readout" and inputs is None)):
+        return "fused"
+    if fused and what == "final" and inputs is not None and length <= _FUSED_FINAL_MAX_LENGTH \
+            and batch * length <= _FUSED_FINAL_MAX_STEPS:
+        return "fused"
+    if fused and what == "readout" and batch * length <= _FUSED_READOUT_MAX_STEPS:
         return "fused"
     chunked = scan_chunks(batch, length, n, dev) > 1
     if what == "states":

@@ -40,6 +40,25 @@ def test_fused_route_is_refused_without_a_gpu() -> None:
         assert lr.choose_route(what, 1, 4096, 256, "cpu") != "fused"
 
 
+@pytest.mark.parametrize(("what", "batch", "length", "inputs", "want"), [
+    ("states", 1000, 65536, 1, "fused"),
+    ("readout", 1000, 65536, None, "fused"),
+    # the smallest factored problems, where the kernel's few launches beat sum and fft (H200)
+    ("final", 1, 1024, 1, "fused"), ("final", 10, 4096, 1, "fused"),
+    ("final", 1, 16384, 1, "sum"), ("final", 100, 1024, 1, "sum"), ("final", 1, 1024, None, "sum"),
+    ("readout", 1, 16384, 1, "fused"), ("readout", 10, 1024, 1, "fused"),
+    ("readout", 10, 4096, 1, "fft"), ("readout", 1000, 65536, 1, "fft"),
+])
+def test_cuda_route_choice_with_the_kernel(monkeypatch: pytest.MonkeyPatch, what: str, batch: int,
+                                           length: int, inputs: int | None, want: str) -> None:
+    """choose_route's CUDA rules where the fused kernel is available (thresholds measured on an
+    H200, linear_recurrence.choose_route), and the torch routes where it is not."""
+    monkeypatch.setattr(rk, "available", lambda device: device.type == "cuda")
+    assert lr.choose_route(what, batch, length, 256, "cuda", inputs=inputs) == want
+    monkeypatch.setattr(rk, "available", lambda device: False)
+    assert lr.choose_route(what, batch, length, 256, "cuda", inputs=inputs) != "fused"
+
+
 def test_a_kernel_that_fails_to_build_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("PTX assembly failed\nsecond line")
