@@ -17,8 +17,10 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
+from cli_helpers import run_main
 from demo_paper import PACKAGE, add_distribution, install_demo
 
 from recmem.checks import plugins, registry
@@ -86,7 +88,10 @@ def test_no_paper_is_named_in_recmem_code_outside_its_plugin() -> None:
                 assert "claims.paper_" not in node.value, (rel, node.lineno)
 
 
-def test_an_outside_paper_joins_every_command(demo_site: Path) -> None:
+def test_an_outside_paper_joins_every_command(demo_site: Path, on_path: Any,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # discovery as an installed distribution is found: in a fresh interpreter
     papers = _recmem(demo_site, "list", "--papers", "--json", "papers.json")
     assert papers.returncode == 0, papers.stderr
     listed = json.loads((demo_site.parent / "papers.json").read_text())
@@ -95,32 +100,38 @@ def test_an_outside_paper_joins_every_command(demo_site: Path) -> None:
     assert listed["left_out"] == []
     assert {p["key"] for p in listed["papers"]} == {"D", "L", "O", "W"}
 
-    ls = _recmem(demo_site, "list", "--paper", "D")
+    # every command, run by recmem's main in this process with the same site on its path
+    on_path(demo_site)
+    monkeypatch.chdir(demo_site.parent)
+    monkeypatch.setenv("RECMEM_HOME", str(demo_site.parent / "home"))
+    monkeypatch.setenv("COLUMNS", "120")
+
+    ls = run_main(capsys, "list", "--paper", "D")
     assert ls.returncode == 0 and "D.impulse" in ls.stdout, ls.stderr
 
-    ver = _recmem(demo_site, "verify", "--paper", "D", "--backend", "sympy", "--backend",
-                  "numpy", "--backend", "mpmath@128", "--json", "d.json")
+    ver = run_main(capsys, "verify", "--paper", "D", "--backend", "sympy", "--backend", "numpy",
+                   "--backend", "mpmath@128", "--json", "d.json")
     assert ver.returncode == 0, ver.stdout + ver.stderr
     (claim,) = json.loads((demo_site.parent / "d.json").read_text())["claims"]
     assert claim["id"] == "D.impulse" and claim["verdict"] == "VERIFIED"
     assert [c["verdict"] for c in claim["controls"]] == ["REFUTED", "REFUTED"]
 
-    fz = _recmem(demo_site, "fuzz", "D.impulse", "--max-examples", "40", "--controls")
+    fz = run_main(capsys, "fuzz", "D.impulse", "--max-examples", "40", "--controls")
     assert fz.returncode == 0, fz.stdout + fz.stderr
     assert "survived" in fz.stdout
 
-    show = _recmem(demo_site, "show", "D.impulse")
+    show = run_main(capsys, "show", "D.impulse")
     assert show.returncode == 0 and "A Demonstration Paper" in show.stdout
 
-    listed = _recmem(demo_site, "reproduce", "--list")
+    listed = run_main(capsys, "reproduce", "--list")
     assert listed.returncode == 0 and "D-impulse" in listed.stdout, listed.stderr
     assert "D Table 1: needs the paper's data set" in listed.stdout
-    rep = _recmem(demo_site, "reproduce", "D-impulse", "--out", "rep", "--quiet")
+    rep = run_main(capsys, "reproduce", "D-impulse", "--out", "rep", "--quiet")
     assert rep.returncode == 0, rep.stdout + rep.stderr
     summary = json.loads((demo_site.parent / "rep" / "summary.json").read_text())
     assert [f["agreement"] for f in summary["findings"]] == ["agrees"]
 
-    bad = _recmem(demo_site, "verify", "--paper", "Q")
+    bad = run_main(capsys, "verify", "--paper", "Q")
     assert bad.returncode == 2 and "invalid choice: 'Q'" in bad.stderr
 
     # the package's own test, run as its authors would, against the installed recmem
