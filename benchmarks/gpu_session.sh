@@ -9,7 +9,10 @@
 #   python -m pip wheel --no-deps --no-build-isolation -w .whl .
 #   python -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #       --platform manylinux2014_x86_64 -d .whl python-flint gmpy2 latex2mathml
-# and the call carries .whl. Step limits in seconds: GPU_TESTS_S, TUNE_S, BENCH_S.
+# and the call carries .whl. Step limits in seconds: GPU_TESTS_S, TUNE_S, BENCH_S; BENCH_ARGS are
+# added to the benchmark's arguments. On one H200 (docs/GPU.md) the tests took 31 s, the sweep 53 s
+# and the benchmark's full grid about 8 minutes (B = 1 and 10 over 240 s, B = 100 and 1000 222 s):
+# within one call of 10 minutes, give it a part, e.g. BENCH_ARGS='--batches 1 10'.
 set -u
 OUT=${OUT:-/tmp/recmem-gpu}
 mkdir -p "$OUT"
@@ -46,6 +49,7 @@ step gpu_tests "${GPU_TESTS_S:-150}" python3 -m pytest -m gpu -n 4 -q -rs \
     tests/test_lyapunov_solvers.py tests/test_claims_w_stability.py tests/test_claims_w_theory.py \
     tests/test_claim_o_universality.py tests/test_reproduce_o.py
 step tune "${TUNE_S:-170}" python3 benchmarks/tune_recurrence_kernel.py
-step bench "${BENCH_S:-240}" python3 benchmarks/bench_recurrence.py --device cuda
+# shellcheck disable=SC2086  # BENCH_ARGS is a list of arguments
+step bench "${BENCH_S:-240}" python3 benchmarks/bench_recurrence.py --device cuda ${BENCH_ARGS:-}
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv 2>&1 | tee -a "$OUT/summary.txt"
 cat "$OUT/summary.txt"
