@@ -758,13 +758,13 @@ def choose_route(what: str, batch: int, length: int, n: int, device: Any = "cpu"
         raise ValueError(f"what must be one of {sorted(ROUTES)}, got {what!r}")
     dev = torch.device(device) if not isinstance(device, torch.device) else device
     fused = dev.type == "cuda" and recurrence_kernels.available(dev)
-    if fused and (what == "states" or (what == "readout" and inputs is None)):
-        return "fused"
-    if fused and what == "final" and inputs is not None and length <= _FUSED_FINAL_MAX_LENGTH \
-            and batch * length <= _FUSED_FINAL_MAX_STEPS:
-        return "fused"
-    if fused and what == "readout" and batch * length <= _FUSED_READOUT_MAX_STEPS:
-        return "fused"
+    if fused:
+        steps = batch * length
+        small_final = (inputs is not None and length <= _FUSED_FINAL_MAX_LENGTH
+                       and steps <= _FUSED_FINAL_MAX_STEPS)
+        if (what == "states" or (what == "final" and small_final)
+                or (what == "readout" and (inputs is None or steps <= _FUSED_READOUT_MAX_STEPS))):
+            return "fused"
     chunked = scan_chunks(batch, length, n, dev) > 1
     if what == "states":
         return "scan" if chunked else "loop"

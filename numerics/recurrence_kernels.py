@@ -6,11 +6,11 @@ its chunk in tiles of ``TT`` steps: a tile of u (TT, BN) is loaded at once (TT·
 loads in flight, to hide their latency; measured on an H200 the kernel reaches 17–28 % of
 ``copy_``'s bandwidth at B·L ≥ 6·10^5, see the constants below), the tile's states from rest are
 an associative scan along time of the pairs (λ^j, x) with (a₁, x₁)·(a₂, x₂) = (a₂a₁, a₂x₁ + x₂),
-and the carry h enters as x_j = s_j + λ^{j+1} h with the
-scanned λ^{j+1} (products of at most TT factors: a relative rounding of ≈ TT·u, no division by any
-power of λ). A factored input u_k = b·s_k (real s, M = 1) is formed in registers: 8 bytes read per
-step instead of 16 per step and channel. ``linear_recurrence`` chains the chunks (their end states,
-then a second pass from the true start states); this module only launches.
+and the carry h enters as x_j = s_j + λ^{j+1} h with the scanned λ^{j+1} (products of at most TT
+factors: a relative rounding of ≈ TT·u, no division by any power of λ). A factored input
+u_k = b·s_k (real s, M = 1) is formed in registers: 8 bytes read per step instead of 16 per step
+and channel. ``linear_recurrence`` chains the chunks (their end states, then a second pass from the
+true start states); this module only launches.
 
 Needs ``triton`` (shipped with PyTorch's CUDA builds) and CUDA tensors; ``available`` says whether
 both are there and the kernel passed a self-test on that device. Under ``TRITON_INTERPRET=1`` the
