@@ -311,6 +311,29 @@ def test_benchmark_quick_mode_runs() -> None:
     assert "readout-only (fft) vs best states" in text
 
 
+@pytest.mark.parametrize(("constant", "value", "failure"), [
+    ("READOUT_SPEEDUP", 1e9, "readout only"), ("AUTO_TOLERANCE", 0.5, "auto (")])
+def test_benchmark_gates_fail_on_cpu(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                     constant: str, value: float, failure: str) -> None:
+    """Both of the benchmark's checks are in force on CPU: made unmeetable, the run fails (exit 1)
+    and names the cell (on CUDA the readout ratio is printed only, see its docstring)."""
+    import importlib.util
+
+    path = ROOT / "benchmarks" / "bench_recurrence.py"
+    spec = importlib.util.spec_from_file_location("bench_recurrence", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, bench)  # its dataclasses look their module up
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(bench, constant, value)
+    code = bench.main(["--quick", "--strict", "--repeats", "1", "--lengths", "256", "--batches", "4",
+                       "--gate-batch", "1"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "FAILED:" in out and "B=4 L=256" in out.split("FAILED:")[1]
+    assert failure in out.split("FAILED:")[1]
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 @pytest.mark.parametrize("batch", [1, 64])
