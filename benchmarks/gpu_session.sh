@@ -16,6 +16,7 @@
 set -u
 OUT=${OUT:-/tmp/recmem-gpu}
 mkdir -p "$OUT"
+: >"$OUT/summary.txt"  # this run's steps only (step appends to it)
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 if compgen -G ".whl/*.whl" >/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
