@@ -21,8 +21,6 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from hypothesis import strategies as st
-
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
 from recmem.checks.claims.paper_o._common import p_rmax, p_rmin
@@ -127,9 +125,8 @@ def symbolic(ctx: Context) -> list[Evidence]:
 
 # Basis entries and α: small integers (scale does not matter for ranks; zeros matter), one draw
 # per matrix. Nodes: a fixed pool of exact Gaussian rationals.
-_DIMS = st.sampled_from((2, 1))
-_BOOL = st.booleans()
-_FOCUS_K = st.sampled_from((3, 4, 1, 2))  # rank Ψ_k = P = 3 needs k ≥ 3: those first
+DIMS = (2, 1)
+FOCUS_K = (3, 4, 1, 2)  # rank Ψ_k = P = 3 needs k ≥ 3: those first
 
 
 def instances(law: BlockConstruction) -> Any:
@@ -142,19 +139,22 @@ def instances(law: BlockConstruction) -> Any:
     R < P < RM, i.e. (M, R, P) = (2, 2, 3). Elsewhere (M = 1, or P ≤ R) rank Ψ_k = P already
     gives rank Ω_k = P for almost every node draw (theory/sparse.py, "Generic rank").
     """
+    from hypothesis import strategies as st  # imported on first use: `recmem list` needs none
+
     focus = law.recovery is not None and law.recovery.hypothesis == SIZE
+    dims, booleans, focus_k = st.sampled_from(DIMS), st.booleans(), st.sampled_from(FOCUS_K)
 
     @st.composite
     def build(draw: Any) -> dict[str, Any]:
         if focus:
             m, r, p = 2, 2, 3
-            k = draw(_FOCUS_K)
+            k = draw(focus_k)
         else:
-            m = draw(_DIMS)
+            m = draw(dims)
             r = draw(sp.int_range(1, 3))
             p = draw(sp.int_range(1, min(3, r * m + 1)))
             k = draw(sp.int_range(1, 4))
-        active = [draw(_BOOL) for _ in range(m)]
+        active = [draw(booleans) for _ in range(m)]
         if not any(active):
             active[0] = True
         basis = [[row if active[j] else [Fraction(0)] * k

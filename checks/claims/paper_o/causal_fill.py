@@ -8,12 +8,12 @@ beyond column k is needed or claimed. The statement is ``theory.sparse.CausalFil
 
 from __future__ import annotations
 
+import functools
 import time
 from fractions import Fraction
 from typing import Any
 
 import mpmath
-from hypothesis import strategies as st
 
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
@@ -93,28 +93,37 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
     return out
 
 
-_DIMS = st.sampled_from((2, 1))  # M = 2 first: a transposed vec layout differs only for M ≥ 2
-_TAIL = st.sampled_from((1, 0, 2))  # L − k: a nonempty tail first
+DIMS = (2, 1)  # M = 2 first: a transposed vec layout differs only for M ≥ 2
+TAIL = (1, 0, 2)  # L − k: a nonempty tail first
 
 
-@st.composite
-def instances(draw: Any) -> dict[str, Any]:
-    """M ≤ 2, R ≤ 3, P ≤ 3, k ≤ 4, L − k ≤ 2, exact integer basis on all L columns, exact α,
+@functools.cache
+def instances() -> Any:
+    """The search's strategy (built once; hypothesis imported on first use: `recmem list` needs
+    none): M ≤ 2, R ≤ 3, P ≤ 3, k ≤ 4, L − k ≤ 2, exact integer basis on all L columns, exact α,
     exact distinct nodes, arbitrary integer input after step k (rank Ω_k < P happens: P > RM,
     or a basis that vanishes on the first k columns). The simplest draw is a generic instance
     with M = 2 and one column after k (``_sparse.int_matrix``, ``_sparse.distinct_nodes``)."""
-    m = draw(_DIMS)
-    r = draw(sp.int_range(1, 3))
-    p = draw(sp.int_range(1, 3))
-    k = draw(sp.int_range(1, 4))
-    length = k + draw(_TAIL)
-    basis = [sp.int_matrix(draw, m, length, salt=i + 1) for i in range(p)]
-    nodes = sp.distinct_nodes(draw, r * m + 1)
-    alpha = sp.int_matrix(draw, 1, p)[0]
-    rest = sp.int_matrix(draw, m, length - k, salt=4)
-    return {"M": m, "R": r, "P": p, "L": length, "k": k, "basis": basis, "lambda0": nodes[0],
-            "blocks": [nodes[1 + j * r:1 + (j + 1) * r] for j in range(m)], "alpha": alpha,
-            "tail": rest}
+    from hypothesis import strategies as st
+
+    dims, tails = st.sampled_from(DIMS), st.sampled_from(TAIL)
+
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        m = draw(dims)
+        r = draw(sp.int_range(1, 3))
+        p = draw(sp.int_range(1, 3))
+        k = draw(sp.int_range(1, 4))
+        length = k + draw(tails)
+        basis = [sp.int_matrix(draw, m, length, salt=i + 1) for i in range(p)]
+        nodes = sp.distinct_nodes(draw, r * m + 1)
+        alpha = sp.int_matrix(draw, 1, p)[0]
+        rest = sp.int_matrix(draw, m, length - k, salt=4)
+        return {"M": m, "R": r, "P": p, "L": length, "k": k, "basis": basis, "lambda0": nodes[0],
+                "blocks": [nodes[1 + j * r:1 + (j + 1) * r] for j in range(m)], "alpha": alpha,
+                "tail": rest}
+
+    return build()
 
 
 def holds(inst: dict[str, Any], ctx: Context) -> Instance:

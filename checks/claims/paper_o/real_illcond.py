@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-from hypothesis import strategies as st
 
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
@@ -324,6 +323,8 @@ def strategy(ctx: Context) -> Any:
     Numerator/denominator pairs from fixed strategies (cheaper than ``st.fractions``, which
     builds a strategy per draw); they shrink towards 0 and small denominators.
     """
+    from hypothesis import strategies as st
+
     law = ctx.law(RealIllConditioning)
     nums = {d: st.integers(-d - 1, d + 1) for d in _DENS}
 

@@ -14,13 +14,13 @@ at t = k in one merged check.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 import mpmath
-from hypothesis import strategies as st
 
 from recmem.checks import tolerance as tol
 from recmem.checks.claim import Claim, Context, Param, Provenance, at_least, grows
@@ -222,21 +222,30 @@ def symbolic(ctx: Context) -> list[Evidence]:
     return ev
 
 
-_FRAC = st.sampled_from((Fraction(0), Fraction(1, 2), Fraction(1, 3), Fraction(2, 3),
-                         Fraction(1, 4), Fraction(3, 4), Fraction(1, 8)))
-_DEN = st.sampled_from((1, 2, 4, 3))
+FRACTIONS = (Fraction(0), Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4),
+             Fraction(3, 4), Fraction(1, 8))
+DENOMINATORS = (1, 2, 4, 3)
 
 
-@st.composite
-def instances(draw: Any) -> dict[str, Any]:
-    """L ≤ 6, arbitrary exact T̄(1…L) (integers in [−2, 2] over a common denominator, one draw:
+@functools.cache
+def instances() -> Any:
+    """The search's strategy (built once; hypothesis imported on first use: `recmem list` needs
+    none): L ≤ 6, arbitrary exact T̄(1…L) (integers in [−2, 2] over a common denominator, one draw:
     the simplest is the non-constant 1, 2, −1, …), exact t ∈ [1, L] (integers included, and
     t = L)."""
-    length = draw(sp.int_range(2, 6))
-    den = draw(_DEN)
-    values = [v / den for v in sp.int_matrix(draw, 1, length)[0]]
-    t = min(Fraction(draw(sp.int_range(1, length))) + draw(_FRAC), Fraction(length))
-    return {"L": length, "T_bar": values, "t": t}
+    from hypothesis import strategies as st
+
+    dens, fracs = st.sampled_from(DENOMINATORS), st.sampled_from(FRACTIONS)
+
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        length = draw(sp.int_range(2, 6))
+        den = draw(dens)
+        values = [v / den for v in sp.int_matrix(draw, 1, length)[0]]
+        t = min(Fraction(draw(sp.int_range(1, length))) + draw(fracs), Fraction(length))
+        return {"L": length, "T_bar": values, "t": t}
+
+    return build()
 
 
 def holds(inst: dict[str, Any], ctx: Context) -> Instance:

@@ -12,8 +12,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from hypothesis import strategies as st
-
 from recmem.checks.claim import Claim, Context, Provenance
 from recmem.checks.claims.paper_o import _sparse as sp
 from recmem.checks.claims.paper_o._common import p_n, p_rmax, p_rmin
@@ -71,7 +69,7 @@ def numeric(backend: AbstractBackend, ctx: Context) -> list[Evidence]:
             for k in sp.steps(ctx, prob, law.recovery)]
 
 
-_SIZE_STEP = st.sampled_from((0, 1, -1, -2))  # N − 1 − (P + margin): inside first, then outside
+SIZE_STEP = (0, 1, -1, -2)  # N − 1 − (P + margin): inside first, then outside
 
 
 def instances(law: SparseRecovery) -> Any:
@@ -80,11 +78,14 @@ def instances(law: SparseRecovery) -> Any:
     k ≤ 4 (k < P: rank-deficient Ψ_k, outside rank Ω_k = P), any exact integer Ψ_k and α (one draw
     each), distinct exact nodes in the closed unit disk. The simplest draw is a generic instance
     inside the hypothesis (``_sparse.int_matrix``, ``_sparse.distinct_nodes``)."""
+    from hypothesis import strategies as st  # imported on first use: `recmem list` needs none
+
+    size_step = st.sampled_from(SIZE_STEP)
 
     @st.composite
     def build(draw: Any) -> dict[str, Any]:
         p = draw(sp.int_range(1, 3))
-        rows = max(1, p + law.n_margin + draw(_SIZE_STEP))
+        rows = max(1, p + law.n_margin + draw(size_step))
         k = draw(sp.int_range(1, 4))
         nodes = sp.distinct_nodes(draw, rows)
         psi = sp.int_matrix(draw, k, p)
