@@ -88,6 +88,15 @@ def int_range(lo: int, hi: int) -> Any:
     return st.integers(lo, hi)
 
 
+@functools.cache
+def sampled(values: tuple[Any, ...]) -> Any:
+    """``st.sampled_from(values)``, built once per tuple (Hypothesis is imported on first use:
+    `recmem list` needs none)."""
+    from hypothesis import strategies as st
+
+    return st.sampled_from(values)
+
+
 # ---- parameters ------------------------------------------------------------------------------
 
 

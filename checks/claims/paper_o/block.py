@@ -142,19 +142,18 @@ def instances(law: BlockConstruction) -> Any:
     from hypothesis import strategies as st  # imported on first use: `recmem list` needs none
 
     focus = law.recovery is not None and law.recovery.hypothesis == SIZE
-    dims, booleans, focus_k = st.sampled_from(DIMS), st.booleans(), st.sampled_from(FOCUS_K)
 
     @st.composite
     def build(draw: Any) -> dict[str, Any]:
         if focus:
             m, r, p = 2, 2, 3
-            k = draw(focus_k)
+            k = draw(sp.sampled(FOCUS_K))
         else:
-            m = draw(dims)
+            m = draw(sp.sampled(DIMS))
             r = draw(sp.int_range(1, 3))
             p = draw(sp.int_range(1, min(3, r * m + 1)))
             k = draw(sp.int_range(1, 4))
-        active = [draw(booleans) for _ in range(m)]
+        active = [draw(st.booleans()) for _ in range(m)]
         if not any(active):
             active[0] = True
         basis = [[row if active[j] else [Fraction(0)] * k

@@ -106,15 +106,13 @@ def instances() -> Any:
     with M = 2 and one column after k (``_sparse.int_matrix``, ``_sparse.distinct_nodes``)."""
     from hypothesis import strategies as st
 
-    dims, tails = st.sampled_from(DIMS), st.sampled_from(TAIL)
-
     @st.composite
     def build(draw: Any) -> dict[str, Any]:
-        m = draw(dims)
+        m = draw(sp.sampled(DIMS))
         r = draw(sp.int_range(1, 3))
         p = draw(sp.int_range(1, 3))
         k = draw(sp.int_range(1, 4))
-        length = k + draw(tails)
+        length = k + draw(sp.sampled(TAIL))
         basis = [sp.int_matrix(draw, m, length, salt=i + 1) for i in range(p)]
         nodes = sp.distinct_nodes(draw, r * m + 1)
         alpha = sp.int_matrix(draw, 1, p)[0]

@@ -235,14 +235,12 @@ def instances() -> Any:
     t = L)."""
     from hypothesis import strategies as st
 
-    dens, fracs = st.sampled_from(DENOMINATORS), st.sampled_from(FRACTIONS)
-
     @st.composite
     def build(draw: Any) -> dict[str, Any]:
         length = draw(sp.int_range(2, 6))
-        den = draw(dens)
+        den = draw(sp.sampled(DENOMINATORS))
         values = [v / den for v in sp.int_matrix(draw, 1, length)[0]]
-        t = min(Fraction(draw(sp.int_range(1, length))) + draw(fracs), Fraction(length))
+        t = min(Fraction(draw(sp.int_range(1, length))) + draw(sp.sampled(FRACTIONS)), Fraction(length))
         return {"L": length, "T_bar": values, "t": t}
 
     return build()

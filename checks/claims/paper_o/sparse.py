@@ -80,12 +80,10 @@ def instances(law: SparseRecovery) -> Any:
     inside the hypothesis (``_sparse.int_matrix``, ``_sparse.distinct_nodes``)."""
     from hypothesis import strategies as st  # imported on first use: `recmem list` needs none
 
-    size_step = st.sampled_from(SIZE_STEP)
-
     @st.composite
     def build(draw: Any) -> dict[str, Any]:
         p = draw(sp.int_range(1, 3))
-        rows = max(1, p + law.n_margin + draw(size_step))
+        rows = max(1, p + law.n_margin + draw(sp.sampled(SIZE_STEP)))
         k = draw(sp.int_range(1, 4))
         nodes = sp.distinct_nodes(draw, rows)
         psi = sp.int_matrix(draw, k, p)
